@@ -1,0 +1,29 @@
+# `cmake --install` with a CMake package (find_package(ghostwire)) and a pkg-config file.
+include(CMakePackageConfigHelpers)
+
+install(TARGETS ghostwire EXPORT ghostwireTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY include/ghostwire DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT ghostwireTargets NAMESPACE ghostwire::
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ghostwire)
+configure_package_config_file(cmake/ghostwireConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/ghostwireConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ghostwire)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/ghostwireConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/ghostwireConfig.cmake ${PROJECT_BINARY_DIR}/ghostwireConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ghostwire)
+
+# pkg-config: the MPI flags come from the MPI this tree was built with.
+list(JOIN MPI_CXX_COMPILE_OPTIONS " " GW_PC_MPI_CFLAGS)
+foreach(dir IN LISTS MPI_CXX_INCLUDE_DIRS)
+  string(APPEND GW_PC_MPI_CFLAGS " -I${dir}")
+endforeach()
+set(GW_PC_MPI_LIBS "")
+foreach(lib IN LISTS MPI_CXX_LIBRARIES)
+  string(APPEND GW_PC_MPI_LIBS " ${lib}")
+endforeach()
+configure_file(cmake/ghostwire.pc.in ${PROJECT_BINARY_DIR}/ghostwire.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/ghostwire.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

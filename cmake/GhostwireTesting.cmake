@@ -1,0 +1,51 @@
+# gw_add_mpi_test(NAME name RANKS n [PATH intra|emulated|multihost] [RPN k] [TIMEOUT s]
+#                 [LABELS ...] [PASS_REGEX re] COMMAND program args...)
+# Registers a CTest test that runs `program` on `n` MPI ranks through scripts/launch, so tests are
+# launched exactly as users and benchmarks launch programs.
+set(GHOSTWIRE_LAUNCH ${PROJECT_SOURCE_DIR}/scripts/launch)
+
+function(gw_add_mpi_test)
+  cmake_parse_arguments(T "" "NAME;RANKS;PATH;RPN;TIMEOUT;PASS_REGEX" "LABELS;COMMAND;ENV" ${ARGN})
+  if(NOT T_PATH)
+    set(T_PATH intra)
+  endif()
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  if(T_PATH STREQUAL "multihost" AND NOT GHOSTWIRE_MPI_FLAVOR STREQUAL "openmpi")
+    return()
+  endif()
+  set(launch ${GHOSTWIRE_LAUNCH} --mpi ${GHOSTWIRE_MPI_FLAVOR} --path ${T_PATH} -n ${T_RANKS}
+             --timeout ${T_TIMEOUT})
+  if(T_RPN)
+    list(APPEND launch --rpn ${T_RPN})
+  endif()
+  add_test(NAME ${T_NAME} COMMAND ${launch} -- ${T_COMMAND})
+  set(labels mpi ${T_PATH} ${T_LABELS})
+  set_tests_properties(${T_NAME} PROPERTIES LABELS "${labels}" TIMEOUT ${T_TIMEOUT}
+                       PROCESSORS 2 ENVIRONMENT "GHOSTWIRE_TIMEOUT=120;${T_ENV}")
+  if(T_PASS_REGEX)
+    set_tests_properties(${T_NAME} PROPERTIES PASS_REGULAR_EXPRESSION "${T_PASS_REGEX}")
+  endif()
+endfunction()
+
+# gw_add_mpi_test_matrix(NAME base COMMAND ...): the standard set of launches for a test program:
+# 1, 2 and 4 ranks on one node, 2 and 4 ranks as emulated nodes of 2 (and 1), 4 ranks on two hosts.
+function(gw_add_mpi_test_matrix)
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "LABELS;COMMAND;RANKS" ${ARGN})
+  if(NOT T_RANKS)
+    set(T_RANKS 1 2 4)
+  endif()
+  foreach(n IN LISTS T_RANKS)
+    gw_add_mpi_test(NAME ${T_NAME}.intra.${n} RANKS ${n} PATH intra TIMEOUT ${T_TIMEOUT}
+                    LABELS ${T_LABELS} COMMAND ${T_COMMAND})
+    if(n GREATER 1)
+      gw_add_mpi_test(NAME ${T_NAME}.emulated.${n} RANKS ${n} PATH emulated RPN 2 TIMEOUT ${T_TIMEOUT}
+                      LABELS ${T_LABELS} COMMAND ${T_COMMAND})
+    endif()
+  endforeach()
+  gw_add_mpi_test(NAME ${T_NAME}.emulated1.2 RANKS 2 PATH emulated RPN 1 TIMEOUT ${T_TIMEOUT}
+                  LABELS ${T_LABELS} COMMAND ${T_COMMAND})
+  gw_add_mpi_test(NAME ${T_NAME}.multihost.4 RANKS 4 PATH multihost TIMEOUT ${T_TIMEOUT}
+                  LABELS ${T_LABELS} COMMAND ${T_COMMAND})
+endfunction()

@@ -1,0 +1,80 @@
+/* ghostwire C API: a thin layer over the C++ API. Every function returns GW_SUCCESS or an error
+ * code; gw_last_error_message() gives the text of the last failure on this thread. */
+#ifndef GHOSTWIRE_H
+#define GHOSTWIRE_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  GW_SUCCESS = 0,
+  GW_ERR_INVALID_ARGUMENT = 1,
+  GW_ERR_OUT_OF_RANGE = 2,
+  GW_ERR_MISMATCH = 3,
+  GW_ERR_TIMEOUT = 4,
+  GW_ERR_MPI = 5,
+  GW_ERR_STATE = 6,
+  GW_ERR_UNSUPPORTED = 7,
+  GW_ERR_INTERNAL = 8
+};
+
+typedef struct gw_world* gw_world_t;
+typedef struct gw_segment* gw_segment_t;
+typedef uint32_t gw_notification_id_t;
+typedef uint32_t gw_notification_t;
+
+/* Short name of an error code ("out of range"). */
+const char* gw_error_name(int code);
+/* Full message of the last failed call on this thread ("" if none). */
+const char* gw_last_error_message(void);
+
+/* World: initialises MPI if needed (then finalised by gw_world_destroy). */
+int gw_world_create(MPI_Comm comm, gw_world_t* world);
+int gw_world_destroy(gw_world_t* world);
+int gw_world_rank(gw_world_t world, int* rank);
+int gw_world_size(gw_world_t world, int* size);
+int gw_world_node(gw_world_t world, int* node);
+int gw_world_node_count(gw_world_t world, int* count);
+int gw_world_node_rank(gw_world_t world, int* node_rank);
+int gw_world_node_size(gw_world_t world, int* node_size);
+/* Writes gw_world_node_size() ranks. */
+int gw_world_node_ranks(gw_world_t world, int* ranks);
+int gw_world_node_of(gw_world_t world, int rank, int* node);
+int gw_world_comm(gw_world_t world, MPI_Comm* comm);
+int gw_world_barrier(gw_world_t world);
+int gw_world_progress(gw_world_t world);
+
+/* Segments: collective. */
+int gw_segment_create(gw_world_t world, size_t bytes, size_t notification_count, gw_segment_t* segment);
+int gw_segment_destroy(gw_segment_t* segment);
+int gw_segment_id(gw_segment_t segment, int* id);
+int gw_segment_data(gw_segment_t segment, void** data);
+int gw_segment_size(gw_segment_t segment, size_t* bytes);
+int gw_segment_size_of(gw_segment_t segment, int rank, size_t* bytes);
+/* NULL for ranks on other nodes. */
+int gw_segment_peer_data(gw_segment_t segment, int rank, void** data);
+int gw_segment_put(gw_segment_t segment, int target, size_t offset, const void* source, size_t bytes);
+int gw_segment_get(gw_segment_t segment, int target, size_t offset, void* destination, size_t bytes);
+
+/* Notified writes and notifications (see segment.hpp for the semantics). */
+int gw_write_notify(gw_segment_t source, size_t source_offset, int target, gw_segment_t destination,
+                    size_t destination_offset, size_t bytes, gw_notification_id_t id, gw_notification_t value);
+int gw_write_notify_from(const void* source, int target, gw_segment_t destination, size_t destination_offset,
+                         size_t bytes, gw_notification_id_t id, gw_notification_t value);
+int gw_notify(int target, gw_segment_t destination, gw_notification_id_t id, gw_notification_t value);
+/* *value = 0 when the notification is not set. */
+int gw_notify_test(gw_segment_t segment, gw_notification_id_t id, gw_notification_t* value);
+int gw_notify_wait(gw_segment_t segment, gw_notification_id_t id, gw_notification_t* value);
+int gw_notify_waitsome(gw_segment_t segment, gw_notification_id_t first, size_t count, gw_notification_id_t* id,
+                       gw_notification_t* value);
+int gw_notify_reset(gw_segment_t segment, gw_notification_id_t id, gw_notification_t* old_value);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

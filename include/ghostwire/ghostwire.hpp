@@ -1,0 +1,7 @@
+// ghostwire: the whole C++ API.
+#pragma once
+
+#include "ghostwire/error.hpp"
+#include "ghostwire/segment.hpp"
+#include "ghostwire/settings.hpp"
+#include "ghostwire/world.hpp"

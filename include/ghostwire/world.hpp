@@ -1,0 +1,59 @@
+// World: the processes of one communicator, grouped into nodes whose members share memory.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ghostwire/settings.hpp"
+
+namespace ghostwire {
+
+namespace detail {
+struct WorldState;
+}
+
+class World {
+ public:
+  // Wraps `comm` (duplicated, so ghostwire's traffic never matches the user's). Initialises MPI if
+  // the program has not; MPI is then finalised when this World is destroyed.
+  explicit World(MPI_Comm comm = MPI_COMM_WORLD);
+  World(MPI_Comm comm, const Settings& settings);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  int rank() const noexcept;
+  int size() const noexcept;
+
+  // Nodes are numbered 0..node_count()-1 in the order of their lowest rank.
+  int node() const noexcept;
+  int node_count() const noexcept;
+  int node_rank() const noexcept;  // my index within my node
+  int node_size() const noexcept;
+  const std::vector<int>& node_ranks() const noexcept;  // ranks of my node, ascending
+  int node_of(int rank) const;
+  int node_rank_of(int rank) const;
+  bool shares_memory_with(int rank) const;  // same (possibly emulated) node
+
+  MPI_Comm comm() const noexcept;       // ghostwire's duplicate of the user's communicator
+  MPI_Comm node_comm() const noexcept;  // the ranks of my node
+  const Settings& settings() const noexcept;
+
+  // Barrier that keeps serving incoming notified writes while it waits.
+  void barrier();
+  // Serves incoming notified writes of the two-sided transport; waits call it for you.
+  void progress();
+  // "rank 3 (node 1, node rank 1)": for messages.
+  std::string where() const;
+
+  detail::WorldState& state() noexcept { return *state_; }
+  const detail::WorldState& state() const noexcept { return *state_; }
+
+ private:
+  std::unique_ptr<detail::WorldState> state_;
+};
+
+}  // namespace ghostwire

@@ -1,0 +1,36 @@
+// Turns C++ exceptions into C error codes plus a thread-local message.
+#pragma once
+
+#include <string>
+
+#include "ghostwire/error.hpp"
+#include "ghostwire/ghostwire.h"
+
+namespace ghostwire::capi {
+
+void set_last_error(const std::string& message);
+
+template <class Body>
+int guarded(Body&& body) noexcept {
+  try {
+    body();
+    set_last_error("");
+    return GW_SUCCESS;
+  } catch (const Error& error) {
+    set_last_error(error.what());
+    return static_cast<int>(error.code());
+  } catch (const std::exception& error) {
+    set_last_error(error.what());
+    return GW_ERR_INTERNAL;
+  } catch (...) {
+    set_last_error("unknown exception");
+    return GW_ERR_INTERNAL;
+  }
+}
+
+template <class Handle>
+void require(const Handle* pointer, const char* name) {
+  if (pointer == nullptr) raise(Errc::invalid_argument, std::string(name) + " is NULL");
+}
+
+}  // namespace ghostwire::capi

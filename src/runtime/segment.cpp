@@ -1,0 +1,186 @@
+#include "ghostwire/segment.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "ghostwire/error.hpp"
+#include "mpi_check.hpp"
+#include "segment_state.hpp"
+#include "transport.hpp"
+
+namespace ghostwire {
+namespace {
+
+using detail::check_mpi;
+
+// A collective check: every rank learns whether the value agrees everywhere, so all ranks throw
+// together instead of some hanging in the next collective.
+void require_same_everywhere(MPI_Comm comm, long value, const char* what) {
+  long bounds[2] = {value, -value};
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, bounds, 2, MPI_LONG, MPI_MAX, comm), "MPI_Allreduce");
+  if (bounds[0] != -bounds[1])
+    raise(Errc::mismatch, std::string("Segment: ") + what + " differs between ranks (from " +
+                              std::to_string(-bounds[1]) + " to " + std::to_string(bounds[0]) +
+                              "); it must be the same on every rank");
+}
+
+}  // namespace
+
+Segment::Segment(World& world, std::size_t bytes, std::size_t notification_count)
+    : state_(std::make_unique<detail::SegmentState>()) {
+  using namespace detail;
+  SegmentState& s = *state_;
+  WorldState& w = world.state();
+  s.world = &world;
+  s.w = &w;
+  s.id = static_cast<int>(w.segments.size());
+  require_same_everywhere(w.comm, s.id, "the segment id (segments must be created in the same order)");
+  require_same_everywhere(w.comm, static_cast<long>(notification_count), "notification_count");
+  if (notification_count > (std::size_t{1} << 26))
+    raise(Errc::invalid_argument, "Segment: notification_count " + std::to_string(notification_count) +
+                                      " is larger than the limit of 67108864");
+
+  s.notification_count = notification_count;
+  s.data_offset = round_up(notification_count * sizeof(std::uint32_t), page_bytes);
+  std::size_t part_bytes = s.data_offset + round_up(bytes, page_bytes);
+
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "alloc_shared_noncontig", "true");
+  void* base = nullptr;
+  // One page more than needed: MPI does not promise page alignment, so each part starts at the
+  // first page boundary inside its allocation. Mappings preserve the offset within a page, so
+  // every process computes the same boundary for a peer's part.
+  int rc = MPI_Win_allocate_shared(static_cast<MPI_Aint>(part_bytes + page_bytes), 1, info, w.node_comm, &base,
+                                   &s.shared_window);
+  MPI_Info_free(&info);
+  check_mpi(rc, "MPI_Win_allocate_shared");
+  s.base = page_align(static_cast<std::byte*>(base));
+  // The owner touches its part first (NUMA placement) and clears stale notifications.
+  std::memset(s.base, 0, part_bytes);
+
+  std::uint64_t mine = bytes;
+  std::vector<std::uint64_t> all(static_cast<std::size_t>(w.size));
+  check_mpi(MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, w.comm), "MPI_Allgather");
+  s.sizes.assign(all.begin(), all.end());
+
+  s.peer_base.assign(static_cast<std::size_t>(w.size), nullptr);
+  for (int local = 0; local < w.node_size; ++local) {
+    MPI_Aint size = 0;
+    int unit = 0;
+    void* peer = nullptr;
+    check_mpi(MPI_Win_shared_query(s.shared_window, local, &size, &unit, &peer), "MPI_Win_shared_query");
+    s.peer_base[static_cast<std::size_t>(w.node_ranks[static_cast<std::size_t>(local)])] =
+        page_align(static_cast<std::byte*>(peer));
+  }
+
+  if (w.node_count > 1) {
+    check_mpi(MPI_Win_create(s.base, static_cast<MPI_Aint>(part_bytes), 1, MPI_INFO_NULL, w.comm, &s.world_window),
+              "MPI_Win_create");
+    check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, s.world_window), "MPI_Win_lock_all");
+  }
+  w.segments.push_back(&s);
+  // Nobody may write into a part before its owner has cleared it.
+  check_mpi(MPI_Barrier(w.comm), "MPI_Barrier");
+}
+
+Segment::~Segment() {
+  using namespace detail;
+  SegmentState& s = *state_;
+  WorldState& w = *s.w;
+  try {
+    if (w.transport) w.transport->quiesce();
+  } catch (const std::exception&) {
+    // A destructor must not throw; the timeout diagnostic has already been printed.
+  }
+  if (s.world_window != MPI_WIN_NULL) {
+    MPI_Win_unlock_all(s.world_window);
+    MPI_Win_free(&s.world_window);
+  }
+  MPI_Win_free(&s.shared_window);
+  w.segments[static_cast<std::size_t>(s.id)] = nullptr;
+}
+
+World& Segment::world() const noexcept { return *state_->world; }
+int Segment::id() const noexcept { return state_->id; }
+std::byte* Segment::data() noexcept { return state_->data(); }
+const std::byte* Segment::data() const noexcept { return state_->data(); }
+std::size_t Segment::size() const noexcept { return state_->sizes[static_cast<std::size_t>(state_->w->rank)]; }
+std::size_t Segment::notification_count() const noexcept { return state_->notification_count; }
+
+static void check_target(const detail::SegmentState& s, int rank, const char* call) {
+  if (rank < 0 || rank >= s.w->size)
+    raise(Errc::out_of_range, std::string(call) + ": rank " + std::to_string(rank) + " is not in [0, " +
+                                  std::to_string(s.w->size) + ")");
+}
+
+std::size_t Segment::size_of(int rank) const {
+  check_target(*state_, rank, "Segment::size_of");
+  return state_->sizes[static_cast<std::size_t>(rank)];
+}
+
+std::byte* Segment::peer_data(int rank) const {
+  check_target(*state_, rank, "Segment::peer_data");
+  std::byte* base = state_->peer_base[static_cast<std::size_t>(rank)];
+  return base ? base + state_->data_offset : nullptr;
+}
+
+namespace detail {
+
+void check_range(const SegmentState& s, int rank, std::size_t offset, std::size_t bytes, const char* call) {
+  check_target(s, rank, call);
+  std::size_t size = s.sizes[static_cast<std::size_t>(rank)];
+  if (offset > size || bytes > size - offset)
+    raise(Errc::out_of_range, std::string(call) + ": bytes [" + std::to_string(offset) + ", " +
+                                  std::to_string(offset + bytes) + ") are outside rank " + std::to_string(rank) +
+                                  "'s part of segment " + std::to_string(s.id) + " (" + std::to_string(size) +
+                                  " bytes)");
+}
+
+// One-sided transfer through the world window in pieces MPI's int counts can describe.
+template <class Transfer>
+void rma_in_chunks(const SegmentState& s, int rank, std::size_t offset, std::size_t bytes, Transfer&& transfer) {
+  for (std::size_t done = 0; done < bytes; done += max_mpi_chunk) {
+    std::size_t piece = std::min(max_mpi_chunk, bytes - done);
+    transfer(done, static_cast<MPI_Aint>(s.data_offset + offset + done), static_cast<int>(piece));
+  }
+  check_mpi(MPI_Win_flush(rank, s.world_window), "MPI_Win_flush");
+}
+
+}  // namespace detail
+
+void Segment::put(int target, std::size_t offset, const void* source, std::size_t bytes) {
+  using namespace detail;
+  const SegmentState& s = *state_;
+  check_range(s, target, offset, bytes, "Segment::put");
+  if (bytes == 0) return;
+  if (std::byte* peer = s.peer_base[static_cast<std::size_t>(target)]) {
+    std::memcpy(peer + s.data_offset + offset, source, bytes);
+    std::atomic_thread_fence(std::memory_order_release);
+    return;
+  }
+  rma_in_chunks(s, target, offset, bytes, [&](std::size_t done, MPI_Aint displacement, int count) {
+    check_mpi(MPI_Put(static_cast<const std::byte*>(source) + done, count, MPI_BYTE, target, displacement, count,
+                      MPI_BYTE, s.world_window),
+              "MPI_Put");
+  });
+}
+
+void Segment::get(int target, std::size_t offset, void* destination, std::size_t bytes) const {
+  using namespace detail;
+  const SegmentState& s = *state_;
+  check_range(s, target, offset, bytes, "Segment::get");
+  if (bytes == 0) return;
+  if (std::byte* peer = s.peer_base[static_cast<std::size_t>(target)]) {
+    std::atomic_thread_fence(std::memory_order_acquire);
+    std::memcpy(destination, peer + s.data_offset + offset, bytes);
+    return;
+  }
+  rma_in_chunks(s, target, offset, bytes, [&](std::size_t done, MPI_Aint displacement, int count) {
+    check_mpi(MPI_Get(static_cast<std::byte*>(destination) + done, count, MPI_BYTE, target, displacement, count,
+                      MPI_BYTE, s.world_window),
+              "MPI_Get");
+  });
+}
+
+}  // namespace ghostwire

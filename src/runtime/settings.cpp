@@ -1,0 +1,65 @@
+#include "ghostwire/settings.hpp"
+
+#include <cstdlib>
+#include <string>
+
+#include "ghostwire/error.hpp"
+
+namespace ghostwire {
+namespace {
+
+const char* variable(const char* name) {
+  const char* value = std::getenv(name);
+  return (value && *value) ? value : nullptr;
+}
+
+long parse_integer(const char* name, const char* text, long minimum) {
+  char* end = nullptr;
+  long value = std::strtol(text, &end, 10);
+  if (*end != '\0' || value < minimum)
+    raise(Errc::invalid_argument, std::string(name) + "='" + text + "': expected an integer >= " +
+                                      std::to_string(minimum));
+  return value;
+}
+
+}  // namespace
+
+const char* transport_name(Transport transport) noexcept {
+  return transport == Transport::rma ? "rma" : "p2p";
+}
+
+Settings Settings::from_environment() {
+  Settings settings;
+  if (const char* text = variable("GHOSTWIRE_RANKS_PER_NODE"))
+    settings.ranks_per_node = static_cast<int>(parse_integer("GHOSTWIRE_RANKS_PER_NODE", text, 0));
+  if (const char* text = variable("GHOSTWIRE_TRANSPORT")) {
+    std::string name = text;
+    if (name == "rma")
+      settings.transport = Transport::rma;
+    else if (name == "p2p")
+      settings.transport = Transport::p2p;
+    else
+      raise(Errc::invalid_argument, "GHOSTWIRE_TRANSPORT='" + name + "': expected rma or p2p");
+  }
+  if (const char* text = variable("GHOSTWIRE_TIMEOUT")) {
+    char* end = nullptr;
+    double seconds = std::strtod(text, &end);
+    if (*end != '\0' || !(seconds > 0))
+      raise(Errc::invalid_argument,
+            std::string("GHOSTWIRE_TIMEOUT='") + text + "': expected a positive number of seconds");
+    settings.timeout_seconds = seconds;
+  }
+  if (const char* text = variable("GHOSTWIRE_ON_TIMEOUT")) {
+    std::string name = text;
+    if (name == "abort")
+      settings.on_timeout = TimeoutAction::abort_job;
+    else if (name == "throw")
+      settings.on_timeout = TimeoutAction::throw_error;
+    else
+      raise(Errc::invalid_argument, "GHOSTWIRE_ON_TIMEOUT='" + name + "': expected abort or throw");
+  }
+  if (const char* text = variable("GHOSTWIRE_SPIN")) settings.spin_polls = parse_integer("GHOSTWIRE_SPIN", text, 0);
+  return settings;
+}
+
+}  // namespace ghostwire

@@ -1,0 +1,22 @@
+#include "wait.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+#include "ghostwire/error.hpp"
+
+namespace ghostwire::detail {
+
+void wait_timed_out(const WorldState& world, const std::string& what) {
+  std::ostringstream message;
+  message << "ghostwire: rank " << world.rank << " (node " << world.node << ", node rank " << world.node_rank
+          << ") timed out after " << world.settings.timeout_seconds << " s waiting for " << what
+          << ". Set GHOSTWIRE_TIMEOUT to wait longer.";
+  if (world.settings.on_timeout == TimeoutAction::throw_error) throw TimeoutError(message.str());
+  std::fprintf(stderr, "%s\n", message.str().c_str());
+  std::fflush(stderr);
+  MPI_Abort(world.comm, 124);
+  std::abort();  // MPI_Abort does not return; this keeps [[noreturn]] honest if it does
+}
+
+}  // namespace ghostwire::detail

@@ -1,0 +1,69 @@
+// Waiting: poll, spin briefly, then yield the core (ranks may outnumber cores), and give up with a
+// diagnostic after the world's timeout. Every blocking call in ghostwire waits through this.
+#pragma once
+
+#include <sched.h>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "world_state.hpp"
+
+namespace ghostwire::detail {
+
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+// Prints `what` with the rank and timeout, then aborts the job or throws TimeoutError as the
+// settings say.
+[[noreturn]] void wait_timed_out(const WorldState& world, const std::string& what);
+
+class Waiter {
+ public:
+  explicit Waiter(const WorldState& world) noexcept : world_(world) {}
+
+  // Call after each unsuccessful poll. `describe()` builds the diagnostic only on timeout.
+  template <class Describe>
+  void pause(Describe&& describe) {
+    ++polls_;
+    if (polls_ == 1) start_ = std::chrono::steady_clock::now();
+    if (polls_ < world_.spin_polls) {
+      cpu_relax();
+      if ((polls_ & 1023) == 0) check_deadline(describe);
+    } else {
+      sched_yield();
+      if ((polls_ & 15) == 0) check_deadline(describe);
+    }
+  }
+
+ private:
+  template <class Describe>
+  void check_deadline(Describe& describe) {
+    std::chrono::duration<double> waited = std::chrono::steady_clock::now() - start_;
+    if (waited.count() > world_.settings.timeout_seconds) wait_timed_out(world_, describe());
+  }
+
+  const WorldState& world_;
+  std::uint64_t polls_ = 0;
+  std::chrono::steady_clock::time_point start_{};
+};
+
+// Waits until ready() is true, serving the inter-node transport between polls when it needs it.
+template <class Ready, class Describe>
+void wait_until(WorldState& world, Ready&& ready, Describe&& describe) {
+  if (ready()) return;
+  Waiter waiter(world);
+  for (;;) {
+    if (world.needs_progress) world.progress();
+    if (ready()) return;
+    waiter.pause(describe);
+  }
+}
+
+}  // namespace ghostwire::detail

@@ -1,0 +1,176 @@
+#include "ghostwire/world.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "ghostwire/error.hpp"
+#include "mpi_check.hpp"
+#include "segment_state.hpp"
+#include "transport.hpp"
+#include "wait.hpp"
+#include "world_state.hpp"
+
+namespace ghostwire {
+namespace detail {
+
+WorldState::WorldState() = default;
+WorldState::~WorldState() = default;
+
+void WorldState::progress() {
+  if (transport) transport->progress();
+}
+
+SegmentState& WorldState::segment(int id, int from_rank) {
+  if (id < 0 || static_cast<std::size_t>(id) >= segments.size() || segments[id] == nullptr)
+    raise(Errc::internal, "rank " + std::to_string(rank) + " received a notified write from rank " +
+                              std::to_string(from_rank) + " for segment " + std::to_string(id) +
+                              ", which does not exist here (destroyed before the write arrived?)");
+  return *segments[id];
+}
+
+std::string WorldState::where() const {
+  std::ostringstream text;
+  text << "rank " << rank << " (node " << node << ", node rank " << node_rank << ")";
+  return text.str();
+}
+
+namespace {
+
+// Groups ranks into nodes: ranks that share memory, cut into groups of k consecutive ranks when
+// nodes are emulated. Nodes are numbered by their lowest rank.
+void discover_nodes(WorldState& w) {
+  check_mpi(MPI_Comm_split_type(w.comm, MPI_COMM_TYPE_SHARED, w.rank, MPI_INFO_NULL, &w.physical_node_comm),
+            "MPI_Comm_split_type");
+  check_mpi(MPI_Comm_size(w.physical_node_comm, &w.physical_node_size), "MPI_Comm_size");
+  int color = w.settings.ranks_per_node > 0 ? w.rank / w.settings.ranks_per_node : 0;
+  check_mpi(MPI_Comm_split(w.physical_node_comm, color, w.rank, &w.node_comm), "MPI_Comm_split");
+  check_mpi(MPI_Comm_rank(w.node_comm, &w.node_rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(w.node_comm, &w.node_size), "MPI_Comm_size");
+
+  w.node_ranks.resize(static_cast<std::size_t>(w.node_size));
+  check_mpi(MPI_Allgather(&w.rank, 1, MPI_INT, w.node_ranks.data(), 1, MPI_INT, w.node_comm), "MPI_Allgather");
+  int leader = w.node_ranks.front();  // split keys keep rank order, so the first is the lowest
+
+  std::vector<int> leaders(static_cast<std::size_t>(w.size));
+  check_mpi(MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, w.comm), "MPI_Allgather");
+  std::vector<int> distinct = leaders;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  w.node_count = static_cast<int>(distinct.size());
+
+  w.node_of_rank.resize(leaders.size());
+  w.node_rank_of_rank.resize(leaders.size());
+  std::vector<int> members(distinct.size(), 0);
+  for (std::size_t r = 0; r < leaders.size(); ++r) {
+    int node = static_cast<int>(std::lower_bound(distinct.begin(), distinct.end(), leaders[r]) - distinct.begin());
+    w.node_of_rank[r] = node;
+    w.node_rank_of_rank[r] = members[static_cast<std::size_t>(node)]++;
+  }
+  w.node = w.node_of_rank[static_cast<std::size_t>(w.rank)];
+}
+
+// Spinning only pays while every rank has a core of its own; otherwise a waiting rank must give
+// its core to the rank it waits for almost at once.
+void choose_wait_policy(WorldState& w) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  w.cores = cores > 0 ? static_cast<int>(cores) : 1;
+  if (w.settings.spin_polls >= 0)
+    w.spin_polls = static_cast<std::uint64_t>(w.settings.spin_polls);
+  else
+    w.spin_polls = w.physical_node_size > w.cores ? 64 : (1u << 16);
+}
+
+}  // namespace
+}  // namespace detail
+
+World::World(MPI_Comm comm) : World(comm, Settings::from_environment()) {}
+
+World::World(MPI_Comm comm, const Settings& settings) : state_(std::make_unique<detail::WorldState>()) {
+  using namespace detail;
+  WorldState& w = *state_;
+  w.settings = settings;
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    int provided = 0;
+    check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    w.owns_mpi = true;
+  }
+  if (comm == MPI_COMM_NULL) raise(Errc::invalid_argument, "World: the communicator is MPI_COMM_NULL");
+  check_mpi(MPI_Comm_dup(comm, &w.comm), "MPI_Comm_dup");
+  MPI_Comm_set_errhandler(w.comm, MPI_ERRORS_RETURN);
+  check_mpi(MPI_Comm_rank(w.comm, &w.rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(w.comm, &w.size), "MPI_Comm_size");
+  if (w.settings.ranks_per_node < 0)
+    raise(Errc::invalid_argument, "World: ranks_per_node must be >= 0, got " + std::to_string(w.settings.ranks_per_node));
+  discover_nodes(w);
+  choose_wait_policy(w);
+  if (w.node_count > 1) {
+    w.transport = w.settings.transport == Transport::rma ? make_rma_transport(w) : make_p2p_transport(w);
+    w.needs_progress = w.transport->needs_progress();
+  }
+}
+
+World::~World() {
+  using namespace detail;
+  WorldState& w = *state_;
+  // Segments must go first (they are collective); a leftover one would point at a dead world.
+  w.transport.reset();
+  for (MPI_Comm* c : {&w.node_comm, &w.physical_node_comm, &w.comm})
+    if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
+  if (w.owns_mpi) {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized) MPI_Finalize();
+  }
+}
+
+int World::rank() const noexcept { return state_->rank; }
+int World::size() const noexcept { return state_->size; }
+int World::node() const noexcept { return state_->node; }
+int World::node_count() const noexcept { return state_->node_count; }
+int World::node_rank() const noexcept { return state_->node_rank; }
+int World::node_size() const noexcept { return state_->node_size; }
+const std::vector<int>& World::node_ranks() const noexcept { return state_->node_ranks; }
+MPI_Comm World::comm() const noexcept { return state_->comm; }
+MPI_Comm World::node_comm() const noexcept { return state_->node_comm; }
+const Settings& World::settings() const noexcept { return state_->settings; }
+std::string World::where() const { return state_->where(); }
+void World::progress() { state_->progress(); }
+
+static void check_rank(const detail::WorldState& w, int rank, const char* call) {
+  if (rank < 0 || rank >= w.size)
+    raise(Errc::out_of_range, std::string(call) + ": rank " + std::to_string(rank) + " is not in [0, " +
+                                  std::to_string(w.size) + ")");
+}
+
+int World::node_of(int rank) const {
+  check_rank(*state_, rank, "World::node_of");
+  return state_->node_of_rank[static_cast<std::size_t>(rank)];
+}
+
+int World::node_rank_of(int rank) const {
+  check_rank(*state_, rank, "World::node_rank_of");
+  return state_->node_rank_of_rank[static_cast<std::size_t>(rank)];
+}
+
+bool World::shares_memory_with(int rank) const { return node_of(rank) == state_->node; }
+
+void World::barrier() {
+  using namespace detail;
+  WorldState& w = *state_;
+  MPI_Request request;
+  check_mpi(MPI_Ibarrier(w.comm, &request), "MPI_Ibarrier");
+  wait_until(
+      w,
+      [&] {
+        int done = 0;
+        check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+        return done != 0;
+      },
+      [] { return std::string("a barrier (some rank has not reached it)"); });
+}
+
+}  // namespace ghostwire

@@ -1,0 +1,45 @@
+// What a World knows: communicators, the node layout, the segments it owns and its inter-node
+// transport. Internal to ghostwire.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ghostwire/settings.hpp"
+
+namespace ghostwire::detail {
+
+struct SegmentState;
+class InterNodeTransport;
+
+struct WorldState {
+  WorldState();
+  ~WorldState();
+
+  MPI_Comm comm = MPI_COMM_NULL;                 // duplicate of the user's communicator
+  MPI_Comm physical_node_comm = MPI_COMM_NULL;   // ranks that really share memory
+  MPI_Comm node_comm = MPI_COMM_NULL;            // ranks of my (possibly emulated) node
+  bool owns_mpi = false;
+  Settings settings;
+
+  int rank = 0, size = 1;
+  int node = 0, node_count = 1, node_rank = 0, node_size = 1;
+  std::vector<int> node_of_rank, node_rank_of_rank, node_ranks;
+  int physical_node_size = 1;
+  int cores = 1;
+  std::uint64_t spin_polls = 1;
+
+  std::vector<SegmentState*> segments;  // indexed by segment id; null once destroyed
+  std::unique_ptr<InterNodeTransport> transport;
+  bool needs_progress = false;  // the transport must be served while waiting
+
+  void progress();
+  SegmentState& segment(int id, int from_rank);
+  std::string where() const;
+};
+
+}  // namespace ghostwire::detail

@@ -1,0 +1,96 @@
+#include <mpi.h>
+
+#include <cstdlib>
+#include <set>
+
+#include "ghostwire/error.hpp"
+#include "ghostwire/world.hpp"
+#include "mpi_test_main.hpp"
+
+using namespace ghostwire;
+
+TEST(World, RankAndSizeMatchMpi) {
+  World& w = gwtest::world();
+  int rank = -1, size = -1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  EXPECT_EQ(w.rank(), rank);
+  EXPECT_EQ(w.size(), size);
+}
+
+TEST(World, NodeTablesAreConsistentOnEveryRank) {
+  World& w = gwtest::world();
+  // Everyone's view of everyone's node must agree with the owner's own view.
+  std::vector<int> mine{w.node(), w.node_rank(), w.node_size(), w.node_count()};
+  std::vector<int> all(4 * static_cast<std::size_t>(w.size()));
+  MPI_Allgather(mine.data(), 4, MPI_INT, all.data(), 4, MPI_INT, MPI_COMM_WORLD);
+  std::set<int> nodes;
+  for (int r = 0; r < w.size(); ++r) {
+    EXPECT_EQ(w.node_of(r), all[4 * r]) << "rank " << r;
+    EXPECT_EQ(w.node_rank_of(r), all[4 * r + 1]) << "rank " << r;
+    EXPECT_EQ(w.node_count(), all[4 * r + 3]);
+    EXPECT_EQ(w.shares_memory_with(r), all[4 * r] == w.node());
+    nodes.insert(all[4 * r]);
+  }
+  EXPECT_EQ(static_cast<int>(nodes.size()), w.node_count());
+  EXPECT_EQ(static_cast<int>(w.node_ranks().size()), w.node_size());
+  for (std::size_t i = 0; i < w.node_ranks().size(); ++i) {
+    EXPECT_EQ(w.node_of(w.node_ranks()[i]), w.node());
+    EXPECT_EQ(w.node_rank_of(w.node_ranks()[i]), static_cast<int>(i));
+  }
+  EXPECT_EQ(w.node_ranks()[static_cast<std::size_t>(w.node_rank())], w.rank());
+}
+
+TEST(World, NodesNumberedByLowestRank) {
+  World& w = gwtest::world();
+  int next = 0;
+  for (int r = 0; r < w.size(); ++r) {
+    if (w.node_rank_of(r) == 0) {
+      EXPECT_EQ(w.node_of(r), next) << "rank " << r;
+      ++next;
+    }
+  }
+}
+
+TEST(World, EmulatedNodesHaveConsecutiveRanks) {
+  World& w = gwtest::world();
+  int per_node = w.settings().ranks_per_node;
+  if (per_node == 0) GTEST_SKIP() << "GHOSTWIRE_RANKS_PER_NODE not set";
+  for (int r = 0; r < w.size(); ++r) EXPECT_EQ(w.node_of(r), r / per_node) << "rank " << r;
+  EXPECT_EQ(w.node_count(), (w.size() + per_node - 1) / per_node);
+}
+
+TEST(World, SeesTheExpectedNumberOfNodes) {
+  long expected = gwtest::option_integer("expect-nodes", -1);
+  if (expected < 0) GTEST_SKIP() << "no --expect-nodes given";
+  EXPECT_EQ(gwtest::world().node_count(), expected);
+}
+
+TEST(World, UnknownRankIsAnError) {
+  World& w = gwtest::world();
+  GW_EXPECT_ERROR(w.node_of(w.size()), Errc::out_of_range, "rank", "is not in [0,");
+  GW_EXPECT_ERROR(w.node_of(-1), Errc::out_of_range, "-1");
+}
+
+TEST(World, BarrierCompletes) {
+  for (int i = 0; i < 100; ++i) gwtest::world().barrier();
+}
+
+TEST(Settings, MalformedEnvironmentNamesTheVariable) {
+  setenv("GHOSTWIRE_TRANSPORT", "carrier-pigeon", 1);
+  GW_EXPECT_ERROR(Settings::from_environment(), Errc::invalid_argument, "GHOSTWIRE_TRANSPORT", "carrier-pigeon",
+                  "rma or p2p");
+  unsetenv("GHOSTWIRE_TRANSPORT");
+  const char* saved = std::getenv("GHOSTWIRE_TIMEOUT");
+  std::string keep = saved ? saved : "";
+  setenv("GHOSTWIRE_TIMEOUT", "-3", 1);
+  GW_EXPECT_ERROR(Settings::from_environment(), Errc::invalid_argument, "GHOSTWIRE_TIMEOUT", "positive");
+  setenv("GHOSTWIRE_TIMEOUT", "5", 1);
+  EXPECT_DOUBLE_EQ(Settings::from_environment().timeout_seconds, 5.0);
+  if (saved) setenv("GHOSTWIRE_TIMEOUT", keep.c_str(), 1); else unsetenv("GHOSTWIRE_TIMEOUT");
+  const char* rpn = std::getenv("GHOSTWIRE_RANKS_PER_NODE");
+  std::string keep_rpn = rpn ? rpn : "";
+  setenv("GHOSTWIRE_RANKS_PER_NODE", "two", 1);
+  GW_EXPECT_ERROR(Settings::from_environment(), Errc::invalid_argument, "GHOSTWIRE_RANKS_PER_NODE", "two");
+  if (rpn) setenv("GHOSTWIRE_RANKS_PER_NODE", keep_rpn.c_str(), 1); else unsetenv("GHOSTWIRE_RANKS_PER_NODE");
+}
