@@ -2,6 +2,8 @@
 #pragma once
 
 #include "ghostwire/error.hpp"
+#include "ghostwire/layout.hpp"
+#include "ghostwire/plan.hpp"
 #include "ghostwire/segment.hpp"
 #include "ghostwire/settings.hpp"
 #include "ghostwire/world.hpp"

@@ -34,6 +34,7 @@ struct WorldState {
   std::uint64_t spin_polls = 1;
 
   std::vector<SegmentState*> segments;  // indexed by segment id; null once destroyed
+  int next_plan_id = 0;
   std::unique_ptr<InterNodeTransport> transport;
   bool needs_progress = false;  // the transport must be served while waiting
 

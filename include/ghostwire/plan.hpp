@@ -1,0 +1,104 @@
+// Plan: a halo exchange built once and run many times (ghostwire's "shared notifications").
+//
+// A plan connects this rank with a list of neighbour ranks through `channels` independent message
+// slots per neighbour (channels replace MPI tags). For each (channel, neighbour) a send layout and
+// a receive layout say which elements of registered memory form the message. After commit():
+//
+//  - Intra-node, send() is a release store of a counter: no copy. The receiver copies straight
+//    from the sender's live data into its ghost cells (one copy in total) and acknowledges.
+//    This needs the sender's data in a Segment; data in private memory is packed into a shared
+//    staging buffer first (two copies), which describe() reports as "staged".
+//  - Inter-node, send() packs into a buffer and makes a notified write into a double-buffered slot
+//    at the receiver; the receiver checks the sequence number, acknowledges at once and unpacks.
+//
+// test_send()/wait_send() are true once the receiver has acknowledged the last message of the
+// slot: then the sender may modify the sent data and send again. Sending again before that is an
+// error (Errc::state). exchange() runs all slots and returns when every ghost cell is filled and
+// every neighbour has finished reading this rank's data.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ghostwire/layout.hpp"
+#include "ghostwire/segment.hpp"
+#include "ghostwire/world.hpp"
+
+namespace ghostwire {
+
+namespace detail {
+struct PlanState;
+}
+
+// A registered memory region, returned by Plan::add_memory.
+struct Region {
+  int id = -1;
+};
+
+class Plan {
+ public:
+  // Collective at commit(), not here. `neighbours` must be distinct ranks (this rank may be its
+  // own neighbour); the relation must be symmetric: if A lists B, B lists A.
+  Plan(World& world, std::span<const int> neighbours, std::size_t channels = 1);
+  Plan(World& world, std::initializer_list<int> neighbours, std::size_t channels = 1)
+      : Plan(world, std::span<const int>(neighbours.begin(), neighbours.size()), channels) {}
+  ~Plan();  // collective if committed
+  Plan(Plan&&) noexcept;
+  Plan& operator=(Plan&&) noexcept;
+
+  // Memory layouts refer to, as elements of `element_size` bytes. Memory in a Segment can be read
+  // by node peers in place; private memory is staged.
+  Region add_memory(Segment& segment, std::size_t element_size, std::size_t offset_bytes = 0,
+                    std::size_t bytes = static_cast<std::size_t>(-1));
+  Region add_memory(void* base, std::size_t bytes, std::size_t element_size);
+
+  // Appends `layout` over `region` to the message of (channel, neighbour). A message may consist of
+  // several pieces (e.g. several variables); both sides must agree on the sequence of element
+  // sizes and counts.
+  Plan& add_send(std::size_t channel, int neighbour, Region region, const Layout& layout);
+  Plan& add_receive(std::size_t channel, int neighbour, Region region, const Layout& layout);
+
+  // Collective over the world: checks both sides of every slot agree and allocates the buffers.
+  // Every mismatch is reported on both ranks it involves; all ranks throw together.
+  void commit();
+  bool committed() const noexcept;
+
+  void send(std::size_t channel, int neighbour);
+  bool test_recv(std::size_t channel, int neighbour);
+  void wait_recv(std::size_t channel, int neighbour);
+  bool test_send(std::size_t channel, int neighbour);
+  void wait_send(std::size_t channel, int neighbour);
+
+  // All slots with a layout; or only one channel.
+  void exchange();
+  void exchange(std::size_t channel);
+  void start();
+  void start(std::size_t channel);
+  void finish();
+  void finish(std::size_t channel);
+
+  World& world() const noexcept;
+  const std::vector<int>& neighbours() const noexcept;
+  std::size_t channels() const noexcept;
+  int id() const noexcept;
+  // One line per slot in use: direction, neighbour, bytes, path (intra / staged / inter-node).
+  std::string describe() const;
+
+ private:
+  std::unique_ptr<detail::PlanState> state_;
+};
+
+// Builds a one-channel plan from ghost descriptions alone, as PetscSF does: ghost entry i of
+// `ghosts` is element ghost_index[i] of rank ghost_owner[i]'s `owned` memory. One collective works
+// out which owned elements every rank must send. Both regions hold elements of `element_size`.
+struct GhostMap {
+  std::vector<int> owner;             // owning rank of each ghost entry
+  std::vector<std::size_t> index;     // element index on the owner
+};
+Plan make_unstructured_plan(World& world, Segment& owned, std::size_t owned_offset_bytes, std::size_t owned_count,
+                            void* ghosts, const GhostMap& map, std::size_t element_size);
+
+}  // namespace ghostwire

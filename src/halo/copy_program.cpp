@@ -1,0 +1,129 @@
+#include "copy_program.hpp"
+
+#include <algorithm>
+
+#include "ghostwire/error.hpp"
+
+namespace ghostwire::detail {
+namespace {
+
+struct Run {
+  std::byte* address;
+  std::size_t length;
+};
+
+std::vector<Run> byte_runs(std::span<const Piece> pieces) {
+  std::vector<Run> runs;
+  for (const Piece& piece : pieces) {
+    piece.layout->for_each_run([&](std::size_t first, std::size_t count) {
+      std::byte* address = piece.base + first * piece.element_size;
+      std::size_t length = count * piece.element_size;
+      if (!runs.empty() && runs.back().address + runs.back().length == address)
+        runs.back().length += length;
+      else
+        runs.push_back({address, length});
+    });
+  }
+  return runs;
+}
+
+// Fixed-size copies compile to plain moves; the common halo element sizes get their own case.
+inline void copy_run(std::byte* destination, const std::byte* source, std::size_t length) {
+  switch (length) {
+    case 4: std::memcpy(destination, source, 4); return;
+    case 8: std::memcpy(destination, source, 8); return;
+    case 16: std::memcpy(destination, source, 16); return;
+    case 24: std::memcpy(destination, source, 24); return;
+    case 32: std::memcpy(destination, source, 32); return;
+    default: std::memcpy(destination, source, length); return;
+  }
+}
+
+}  // namespace
+
+std::size_t total_bytes(std::span<const Piece> pieces) {
+  std::size_t bytes = 0;
+  for (const Piece& piece : pieces) bytes += piece.layout->count() * piece.element_size;
+  return bytes;
+}
+
+CopyProgram CopyProgram::build(std::span<const Piece> from, std::span<const Piece> to) {
+  std::vector<Run> sources = byte_runs(from), destinations = byte_runs(to);
+  // Zip the two run lists into (source, destination, length) pieces.
+  struct Move {
+    const std::byte* source;
+    std::byte* destination;
+    std::size_t length;
+  };
+  std::vector<Move> moves;
+  std::size_t s = 0, d = 0, s_used = 0, d_used = 0;
+  while (s < sources.size() && d < destinations.size()) {
+    std::size_t length = std::min(sources[s].length - s_used, destinations[d].length - d_used);
+    moves.push_back({sources[s].address + s_used, destinations[d].address + d_used, length});
+    s_used += length;
+    d_used += length;
+    if (s_used == sources[s].length) ++s, s_used = 0;
+    if (d_used == destinations[d].length) ++d, d_used = 0;
+  }
+  if (s != sources.size() || d != destinations.size())
+    raise(Errc::internal, "CopyProgram: the two sides hold different numbers of bytes");
+
+  CopyProgram program;
+  std::size_t i = 0;
+  while (i < moves.size()) {
+    program.bytes_ += moves[i].length;
+    // A run of equally long moves with constant steps on both sides becomes one strided loop.
+    std::size_t j = i + 1;
+    if (j < moves.size() && moves[j].length == moves[i].length) {
+      std::ptrdiff_t source_step = moves[j].source - moves[i].source;
+      std::ptrdiff_t destination_step = moves[j].destination - moves[i].destination;
+      while (j < moves.size() && moves[j].length == moves[i].length &&
+             moves[j].source - moves[j - 1].source == source_step &&
+             moves[j].destination - moves[j - 1].destination == destination_step)
+        ++j;
+      if (j - i >= 3) {
+        program.strided_.push_back({moves[i].source, moves[i].destination, moves[i].length, j - i, source_step,
+                                    destination_step});
+        for (std::size_t k = i + 1; k < j; ++k) program.bytes_ += moves[k].length;
+        i = j;
+        continue;
+      }
+    }
+    // Otherwise collect equally long moves at arbitrary addresses (gathers of unstructured meshes).
+    j = i + 1;
+    while (j < moves.size() && moves[j].length == moves[i].length) ++j;
+    program.scattered_.push_back({moves[i].length, program.sources_.size(), j - i});
+    for (std::size_t k = i; k < j; ++k) {
+      program.sources_.push_back(moves[k].source);
+      program.destinations_.push_back(moves[k].destination);
+      if (k > i) program.bytes_ += moves[k].length;
+    }
+    i = j;
+  }
+  return program;
+}
+
+void CopyProgram::run() const {
+  for (const Strided& op : strided_) {
+    const std::byte* source = op.source;
+    std::byte* destination = op.destination;
+    if (op.length == 8) {
+      for (std::size_t k = 0; k < op.count; ++k, source += op.source_step, destination += op.destination_step)
+        std::memcpy(destination, source, 8);
+    } else {
+      for (std::size_t k = 0; k < op.count; ++k, source += op.source_step, destination += op.destination_step)
+        copy_run(destination, source, op.length);
+    }
+  }
+  for (const Scattered& op : scattered_) {
+    const std::byte* const* source = sources_.data() + op.first;
+    std::byte* const* destination = destinations_.data() + op.first;
+    if (op.length == 8) {
+      for (std::size_t k = 0; k < op.count; ++k) std::memcpy(destination[k], source[k], 8);
+    } else {
+      for (std::size_t k = 0; k < op.count; ++k) copy_run(destination[k], source[k], op.length);
+    }
+  }
+}
+
+}  // namespace ghostwire::detail

@@ -1,0 +1,54 @@
+// CopyProgram: a precompiled copy between two element sequences (a sender's layout and a
+// receiver's, or a layout and a contiguous message buffer). Built once at commit; running it is a
+// few tight loops over absolute addresses, so a halo copy costs little more than memcpy.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <span>
+#include <vector>
+
+#include "ghostwire/layout.hpp"
+
+namespace ghostwire::detail {
+
+// Elements of one memory region, in message order.
+struct Piece {
+  std::byte* base = nullptr;
+  std::size_t element_size = 1;
+  const Layout* layout = nullptr;
+};
+
+class CopyProgram {
+ public:
+  CopyProgram() = default;
+  // Copies the elements of `from` (in order) onto the elements of `to` (in order); both must hold
+  // the same number of bytes.
+  static CopyProgram build(std::span<const Piece> from, std::span<const Piece> to);
+
+  void run() const;
+  std::size_t bytes() const noexcept { return bytes_; }
+  bool empty() const noexcept { return bytes_ == 0; }
+
+ private:
+  struct Strided {  // `count` runs of `length` bytes, each step apart
+    const std::byte* source;
+    std::byte* destination;
+    std::size_t length, count;
+    std::ptrdiff_t source_step, destination_step;
+  };
+  struct Scattered {  // `count` runs of `length` bytes at listed addresses
+    std::size_t length, first, count;
+  };
+  std::vector<Strided> strided_;
+  std::vector<Scattered> scattered_;
+  std::vector<const std::byte*> sources_;
+  std::vector<std::byte*> destinations_;
+  std::size_t bytes_ = 0;
+};
+
+// Bytes of a list of pieces, and the (element size, count) sequence both sides of a message must
+// agree on (neighbouring pieces with the same element size merged).
+std::size_t total_bytes(std::span<const Piece> pieces);
+
+}  // namespace ghostwire::detail

@@ -1,0 +1,90 @@
+#include "ghostwire/layout.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "ghostwire/error.hpp"
+
+namespace ghostwire {
+
+Layout Layout::box(std::size_t start, std::span<const std::size_t> extents, std::span<const std::ptrdiff_t> strides) {
+  if (extents.empty() || extents.size() > 3)
+    raise(Errc::invalid_argument, "Layout::box: " + std::to_string(extents.size()) +
+                                      " dimensions given; a box has 1 to 3");
+  if (extents.size() != strides.size())
+    raise(Errc::invalid_argument, "Layout::box: " + std::to_string(extents.size()) + " extents but " +
+                                      std::to_string(strides.size()) + " strides; give one stride per dimension");
+  Layout layout;
+  layout.kind_ = Kind::box;
+  layout.dimensions_ = static_cast<int>(extents.size());
+  layout.start_ = start;
+  layout.count_ = 1;
+  std::ptrdiff_t low = static_cast<std::ptrdiff_t>(start), high = low;
+  for (std::size_t d = 0; d < extents.size(); ++d) {
+    layout.extents_[d] = extents[d];
+    layout.strides_[d] = strides[d];
+    layout.count_ *= extents[d];
+    if (extents[d] == 0) continue;
+    std::ptrdiff_t reach = static_cast<std::ptrdiff_t>(extents[d] - 1) * strides[d];
+    (reach < 0 ? low : high) += reach;
+  }
+  if (layout.count_ > 0) {
+    if (low < 0)
+      raise(Errc::out_of_range, "Layout::box: with start " + std::to_string(start) +
+                                    " the negative strides reach element " + std::to_string(low) + ", before the region");
+    layout.lowest_ = static_cast<std::size_t>(low);
+    layout.end_ = static_cast<std::size_t>(high) + 1;
+  }
+  return layout;
+}
+
+Layout Layout::indices(std::vector<std::size_t> element_indices) {
+  Layout layout;
+  layout.kind_ = Kind::indices;
+  layout.count_ = element_indices.size();
+  if (!element_indices.empty()) {
+    auto [low, high] = std::minmax_element(element_indices.begin(), element_indices.end());
+    layout.lowest_ = *low;
+    layout.end_ = *high + 1;
+  }
+  layout.indices_ = std::move(element_indices);
+  return layout;
+}
+
+Layout Layout::ranges(std::vector<Range> ranges) {
+  Layout layout;
+  layout.kind_ = Kind::ranges;
+  bool first = true;
+  for (const Range& r : ranges) {
+    layout.count_ += r.count;
+    if (r.count == 0) continue;
+    layout.lowest_ = first ? r.start : std::min(layout.lowest_, r.start);
+    layout.end_ = first ? r.start + r.count : std::max(layout.end_, r.start + r.count);
+    first = false;
+  }
+  layout.ranges_ = std::move(ranges);
+  return layout;
+}
+
+std::string Layout::describe() const {
+  std::ostringstream text;
+  switch (kind_) {
+    case Kind::box:
+      text << "box start " << start_ << " extents {";
+      for (int d = 0; d < dimensions_; ++d) text << (d ? ", " : "") << extents_[d];
+      text << "} strides {";
+      for (int d = 0; d < dimensions_; ++d) text << (d ? ", " : "") << strides_[d];
+      text << "}";
+      break;
+    case Kind::indices:
+      text << indices_.size() << " indices";
+      break;
+    case Kind::ranges:
+      text << ranges_.size() << " range(s)";
+      break;
+  }
+  text << " (" << count_ << " elements)";
+  return text.str();
+}
+
+}  // namespace ghostwire

@@ -1,0 +1,373 @@
+// Plan: construction, description and the exchange operations (the hot path).
+#include "ghostwire/plan.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <sstream>
+
+#include "ghostwire/error.hpp"
+#include "plan_state.hpp"
+#include "runtime/segment_state.hpp"
+#include "runtime/wait.hpp"
+#include "runtime/world_state.hpp"
+
+namespace ghostwire {
+namespace detail {
+
+const char* path_name(SlotPath path) {
+  switch (path) {
+    case SlotPath::intra: return "intra-node, read in place";
+    case SlotPath::staged: return "intra-node, staged (sender memory is private)";
+    case SlotPath::inter: return "inter-node, notified write";
+  }
+  return "?";
+}
+
+std::string PlanState::slot_name(std::size_t channel, int rank) const {
+  return "channel " + std::to_string(channel) + " with rank " + std::to_string(rank);
+}
+
+std::size_t PlanState::slot(std::size_t channel, int neighbour_rank, const char* call) const {
+  if (channel >= channels)
+    raise(Errc::out_of_range, std::string(call) + ": channel " + std::to_string(channel) + " is not in [0, " +
+                                  std::to_string(channels) + ") of plan " + std::to_string(id));
+  int n = neighbour_rank >= 0 && static_cast<std::size_t>(neighbour_rank) < neighbour_index.size()
+              ? neighbour_index[static_cast<std::size_t>(neighbour_rank)]
+              : -1;
+  if (n < 0)
+    raise(Errc::out_of_range, std::string(call) + ": rank " + std::to_string(neighbour_rank) +
+                                  " is not a neighbour in plan " + std::to_string(id));
+  return static_cast<std::size_t>(n) * channels + channel;
+}
+
+namespace {
+
+std::uint32_t load(const std::uint32_t* counter) {
+  return std::atomic_ref<const std::uint32_t>(*counter).load(std::memory_order_acquire);
+}
+void store(std::uint32_t* counter, std::uint32_t value) {
+  std::atomic_ref<std::uint32_t>(*counter).store(value, std::memory_order_release);
+}
+
+void require_committed(const PlanState& p, const char* call) {
+  if (!p.committed)
+    raise(Errc::state, std::string(call) + ": plan " + std::to_string(p.id) + " is not committed; call commit() first");
+}
+
+SendSlot& send_slot(PlanState& p, std::size_t channel, int rank, const char* call) {
+  require_committed(p, call);
+  std::int32_t index = p.send_slot_of[p.slot(channel, rank, call)];
+  if (index < 0)
+    raise(Errc::state, std::string(call) + ": " + p.slot_name(channel, rank) + " has no send layout in plan " +
+                           std::to_string(p.id));
+  return p.sends[static_cast<std::size_t>(index)];
+}
+
+ReceiveSlot& receive_slot(PlanState& p, std::size_t channel, int rank, const char* call) {
+  require_committed(p, call);
+  std::int32_t index = p.receive_slot_of[p.slot(channel, rank, call)];
+  if (index < 0)
+    raise(Errc::state, std::string(call) + ": " + p.slot_name(channel, rank) + " has no receive layout in plan " +
+                           std::to_string(p.id));
+  return p.receives[static_cast<std::size_t>(index)];
+}
+
+// Has the receiver acknowledged the last message of this slot?
+bool acknowledged(PlanState& p, SendSlot& slot) {
+  if (slot.path != SlotPath::inter) return load(slot.local_acked) == slot.sequence;
+  if (slot.acknowledged != slot.sequence) {
+    if (NotificationValue value = notify_test(*p.segment, slot.ack_id)) slot.acknowledged = value;
+  }
+  return slot.acknowledged == slot.sequence;
+}
+
+void post(PlanState& p, SendSlot& slot) {
+  std::uint32_t next = next_sequence(slot.sequence);
+  switch (slot.path) {
+    case SlotPath::staged:
+      slot.pack.run();
+      [[fallthrough]];
+    case SlotPath::intra:
+      slot.sequence = next;
+      store(slot.remote_posted, next);
+      return;
+    case SlotPath::inter: {
+      slot.pack.run();
+      int parity = static_cast<int>(next & 1u);
+      slot.sequence = next;
+      write_notify(p.pack_buffer.data(), slot.rank, *p.segment, slot.remote_offset[parity], slot.bytes,
+                   slot.remote_data_id[parity], next);
+      return;
+    }
+  }
+}
+
+std::string describe_send_wait(const PlanState& p, const SendSlot& slot) {
+  std::ostringstream text;
+  text << "the acknowledgement of message " << slot.sequence << " on " << p.slot_name(slot.channel, slot.rank)
+       << " of plan " << p.id << " (" << path_name(slot.path) << "; ";
+  if (slot.path == SlotPath::inter)
+    text << "last acknowledgement seen: " << slot.acknowledged << ")";
+  else
+    text << "receiver's acknowledgement counter: " << load(slot.local_acked)
+         << ", counter posted to the receiver: " << load(slot.remote_posted) << ")";
+  return text.str();
+}
+
+std::string describe_receive_wait(const PlanState& p, const ReceiveSlot& slot) {
+  std::ostringstream text;
+  text << "message " << next_sequence(slot.sequence) << " on " << p.slot_name(slot.channel, slot.rank) << " of plan "
+       << p.id << " (" << path_name(slot.path) << "; received so far: " << slot.sequence;
+  if (slot.path != SlotPath::inter)
+    text << ", sender's posted counter: " << load(slot.local_posted)
+         << ", acknowledgement this rank last gave: " << load(slot.remote_acked);
+  text << ")";
+  return text.str();
+}
+
+bool try_receive(PlanState& p, ReceiveSlot& slot) {
+  std::uint32_t expected = next_sequence(slot.sequence);
+  if (slot.path != SlotPath::inter) {
+    std::uint32_t posted = load(slot.local_posted);
+    if (posted == slot.sequence) return false;
+    if (posted != expected)
+      raise(Errc::internal, "plan " + std::to_string(p.id) + ": " + p.slot_name(slot.channel, slot.rank) +
+                                " expected message " + std::to_string(expected) + " but the sender posted " +
+                                std::to_string(posted));
+    slot.copy.run();
+    slot.sequence = expected;
+    store(slot.remote_acked, expected);
+    return true;
+  }
+  int parity = static_cast<int>(expected & 1u);
+  NotificationValue value = notify_test(*p.segment, slot.data_id[parity]);
+  if (value == 0) return false;
+  if (value != expected)
+    raise(Errc::internal, "plan " + std::to_string(p.id) + ": " + p.slot_name(slot.channel, slot.rank) +
+                              " expected message " + std::to_string(expected) + " but received sequence number " +
+                              std::to_string(value));
+  // Acknowledge before unpacking: the next message lands in the other half of the double buffer.
+  notify(slot.rank, *p.segment, slot.remote_ack_id, value);
+  slot.unpack[parity].run();
+  slot.sequence = expected;
+  return true;
+}
+
+void start_sends(PlanState& p, const std::vector<std::int32_t>& sends) {
+  for (std::int32_t index : sends) {
+    SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
+    // finish() waited for in-place reads; staged and inter-node slots may still await the
+    // acknowledgement of the previous message, which frees the buffer this one goes to.
+    wait_until(*p.w, [&] { return acknowledged(p, slot); }, [&] { return describe_send_wait(p, slot); });
+    post(p, slot);
+  }
+}
+
+void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, const std::vector<std::int32_t>& sends) {
+  p.pending.assign(receives.begin(), receives.end());
+  Waiter waiter(*p.w);
+  while (!p.pending.empty()) {
+    std::size_t kept = 0;
+    for (std::int32_t index : p.pending)
+      if (!try_receive(p, p.receives[static_cast<std::size_t>(index)])) p.pending[kept++] = index;
+    bool progressed = kept < p.pending.size();
+    p.pending.resize(kept);
+    if (!progressed && kept) {
+      if (p.w->needs_progress) p.w->progress();
+      waiter.pause([&] { return describe_receive_wait(p, p.receives[static_cast<std::size_t>(p.pending.front())]); });
+    }
+  }
+  // Neighbours read intra-node data in place: wait until they have.
+  for (std::int32_t index : sends) {
+    SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
+    if (slot.path != SlotPath::intra) continue;
+    wait_until(*p.w, [&] { return acknowledged(p, slot); }, [&] { return describe_send_wait(p, slot); });
+  }
+}
+
+}  // namespace
+}  // namespace detail
+
+using detail::PlanState;
+
+Plan::Plan(World& world, std::span<const int> neighbours, std::size_t channels)
+    : state_(std::make_unique<PlanState>()) {
+  PlanState& p = *state_;
+  p.world = &world;
+  p.w = &world.state();
+  p.id = p.w->next_plan_id++;
+  if (channels == 0) raise(Errc::invalid_argument, "Plan: channels is 0; a plan needs at least one channel");
+  p.channels = channels;
+  p.neighbour_index.assign(static_cast<std::size_t>(world.size()), -1);
+  for (int rank : neighbours) {
+    if (rank < 0 || rank >= world.size())
+      raise(Errc::out_of_range, "Plan: neighbour rank " + std::to_string(rank) + " is not in [0, " +
+                                    std::to_string(world.size()) + ")");
+    if (p.neighbour_index[static_cast<std::size_t>(rank)] >= 0)
+      raise(Errc::invalid_argument, "Plan: neighbour rank " + std::to_string(rank) +
+                                        " is listed twice; use channels to send several messages to one rank");
+    p.neighbour_index[static_cast<std::size_t>(rank)] = static_cast<int>(p.neighbours.size());
+    p.neighbours.push_back(rank);
+  }
+  std::size_t slots = p.neighbours.size() * channels;
+  if (slots > (std::size_t{1} << 24))
+    raise(Errc::invalid_argument, "Plan: " + std::to_string(slots) + " channel x neighbour slots exceed the limit of 16777216");
+  p.send_pieces.resize(slots);
+  p.receive_pieces.resize(slots);
+}
+
+Plan::~Plan() = default;
+Plan::Plan(Plan&&) noexcept = default;
+Plan& Plan::operator=(Plan&&) noexcept = default;
+
+Region Plan::add_memory(Segment& segment, std::size_t element_size, std::size_t offset_bytes, std::size_t bytes) {
+  PlanState& p = *state_;
+  if (element_size == 0) raise(Errc::invalid_argument, "Plan::add_memory: element_size is 0");
+  if (offset_bytes > segment.size())
+    raise(Errc::out_of_range, "Plan::add_memory: offset " + std::to_string(offset_bytes) + " is beyond the segment's " +
+                                  std::to_string(segment.size()) + " bytes");
+  if (bytes == static_cast<std::size_t>(-1)) bytes = segment.size() - offset_bytes;
+  if (bytes > segment.size() - offset_bytes)
+    raise(Errc::out_of_range, "Plan::add_memory: bytes [" + std::to_string(offset_bytes) + ", " +
+                                  std::to_string(offset_bytes + bytes) + ") exceed the segment's " +
+                                  std::to_string(segment.size()) + " bytes");
+  if (&segment.world() != p.world)
+    raise(Errc::invalid_argument, "Plan::add_memory: the segment belongs to another World than the plan");
+  p.regions.push_back({&segment, offset_bytes, segment.data() + offset_bytes, bytes, element_size});
+  return Region{static_cast<int>(p.regions.size() - 1)};
+}
+
+Region Plan::add_memory(void* base, std::size_t bytes, std::size_t element_size) {
+  PlanState& p = *state_;
+  if (element_size == 0) raise(Errc::invalid_argument, "Plan::add_memory: element_size is 0");
+  if (base == nullptr && bytes > 0) raise(Errc::invalid_argument, "Plan::add_memory: base is null");
+  p.regions.push_back({nullptr, 0, static_cast<std::byte*>(base), bytes, element_size});
+  return Region{static_cast<int>(p.regions.size() - 1)};
+}
+
+static void add_piece(PlanState& p, std::vector<std::vector<detail::PieceSpec>>& pieces, std::size_t channel,
+                      int neighbour, Region region, const Layout& layout, const char* call) {
+  if (p.committed) raise(Errc::state, std::string(call) + ": plan " + std::to_string(p.id) + " is already committed");
+  if (region.id < 0 || static_cast<std::size_t>(region.id) >= p.regions.size())
+    raise(Errc::invalid_argument, std::string(call) + ": region " + std::to_string(region.id) +
+                                      " was not returned by add_memory of this plan");
+  const auto& spec = p.regions[static_cast<std::size_t>(region.id)];
+  std::size_t elements = spec.bytes / spec.element_size;
+  if (layout.count() > 0 && layout.end() > elements)
+    raise(Errc::out_of_range, std::string(call) + ": " + p.slot_name(channel, neighbour) + ": layout " +
+                                  layout.describe() + " reaches element " + std::to_string(layout.end() - 1) +
+                                  " but the region has " + std::to_string(elements) + " elements");
+  pieces[p.slot(channel, neighbour, call)].push_back({region.id, layout});
+}
+
+Plan& Plan::add_send(std::size_t channel, int neighbour, Region region, const Layout& layout) {
+  add_piece(*state_, state_->send_pieces, channel, neighbour, region, layout, "Plan::add_send");
+  return *this;
+}
+
+Plan& Plan::add_receive(std::size_t channel, int neighbour, Region region, const Layout& layout) {
+  add_piece(*state_, state_->receive_pieces, channel, neighbour, region, layout, "Plan::add_receive");
+  return *this;
+}
+
+void Plan::commit() {
+  if (state_->committed) raise(Errc::state, "Plan::commit: plan " + std::to_string(state_->id) + " is already committed");
+  detail::commit_plan(*state_);
+}
+
+bool Plan::committed() const noexcept { return state_->committed; }
+
+void Plan::send(std::size_t channel, int neighbour) {
+  PlanState& p = *state_;
+  detail::SendSlot& slot = detail::send_slot(p, channel, neighbour, "Plan::send");
+  if (!detail::acknowledged(p, slot))
+    raise(Errc::state, "Plan::send: " + p.slot_name(channel, neighbour) + " of plan " + std::to_string(p.id) +
+                           ": message " + std::to_string(slot.sequence) +
+                           " has not been acknowledged by the receiver yet; call wait_send before sending again");
+  detail::post(p, slot);
+}
+
+bool Plan::test_recv(std::size_t channel, int neighbour) {
+  PlanState& p = *state_;
+  detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::test_recv");
+  if (slot.path == detail::SlotPath::inter && p.w->needs_progress) p.w->progress();
+  return detail::try_receive(p, slot);
+}
+
+void Plan::wait_recv(std::size_t channel, int neighbour) {
+  PlanState& p = *state_;
+  detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::wait_recv");
+  detail::wait_until(*p.w, [&] { return detail::try_receive(p, slot); },
+                     [&] { return detail::describe_receive_wait(p, slot); });
+}
+
+bool Plan::test_send(std::size_t channel, int neighbour) {
+  PlanState& p = *state_;
+  detail::SendSlot& slot = detail::send_slot(p, channel, neighbour, "Plan::test_send");
+  return detail::acknowledged(p, slot);
+}
+
+void Plan::wait_send(std::size_t channel, int neighbour) {
+  PlanState& p = *state_;
+  detail::SendSlot& slot = detail::send_slot(p, channel, neighbour, "Plan::wait_send");
+  detail::wait_until(*p.w, [&] { return detail::acknowledged(p, slot); },
+                     [&] { return detail::describe_send_wait(p, slot); });
+}
+
+static void require_channel(const PlanState& p, std::size_t channel, const char* call) {
+  detail::require_committed(p, call);
+  if (channel >= p.channels)
+    raise(Errc::out_of_range, std::string(call) + ": channel " + std::to_string(channel) + " is not in [0, " +
+                                  std::to_string(p.channels) + ") of plan " + std::to_string(p.id));
+}
+
+void Plan::start() {
+  detail::require_committed(*state_, "Plan::start");
+  detail::start_sends(*state_, state_->all_sends);
+}
+
+void Plan::start(std::size_t channel) {
+  require_channel(*state_, channel, "Plan::start");
+  detail::start_sends(*state_, state_->sends_of_channel[channel]);
+}
+
+void Plan::finish() {
+  detail::require_committed(*state_, "Plan::finish");
+  detail::finish_exchange(*state_, state_->all_receives, state_->all_sends);
+}
+
+void Plan::finish(std::size_t channel) {
+  require_channel(*state_, channel, "Plan::finish");
+  detail::finish_exchange(*state_, state_->receives_of_channel[channel], state_->sends_of_channel[channel]);
+}
+
+void Plan::exchange() {
+  start();
+  finish();
+}
+
+void Plan::exchange(std::size_t channel) {
+  start(channel);
+  finish(channel);
+}
+
+World& Plan::world() const noexcept { return *state_->world; }
+const std::vector<int>& Plan::neighbours() const noexcept { return state_->neighbours; }
+std::size_t Plan::channels() const noexcept { return state_->channels; }
+int Plan::id() const noexcept { return state_->id; }
+
+std::string Plan::describe() const {
+  const PlanState& p = *state_;
+  std::ostringstream text;
+  text << "plan " << p.id << " on rank " << p.w->rank << ": " << p.neighbours.size() << " neighbour(s), "
+       << p.channels << " channel(s)" << (p.committed ? "" : ", not committed") << "\n";
+  for (const auto& slot : p.sends)
+    text << "  send    " << p.slot_name(slot.channel, slot.rank) << ": " << slot.bytes << " bytes, "
+         << detail::path_name(slot.path) << "\n";
+  for (const auto& slot : p.receives)
+    text << "  receive " << p.slot_name(slot.channel, slot.rank) << ": " << slot.bytes << " bytes, "
+         << detail::path_name(slot.path) << "\n";
+  return text.str();
+}
+
+}  // namespace ghostwire

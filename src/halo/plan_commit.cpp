@@ -1,0 +1,394 @@
+// Plan::commit: validate, agree with every neighbour on every slot, allocate the plan's segment
+// (counters, staging, inter-node receive buffers) and precompile every copy.
+//
+// Every rank sends each neighbour one descriptor holding both directions of every channel, so both
+// ranks of a slot check both directions and a mismatch is reported on both of them. All checks end
+// in a collective verdict, so ranks throw together and nobody hangs.
+#include <algorithm>
+#include <array>
+#include <sstream>
+
+#include "collective.hpp"
+#include "ghostwire/error.hpp"
+#include "plan_state.hpp"
+#include "runtime/mpi_check.hpp"
+#include "runtime/segment_state.hpp"
+#include "runtime/world_state.hpp"
+#include "wire.hpp"
+
+namespace ghostwire::detail {
+namespace {
+
+constexpr std::size_t line = 64;  // counters and buffers start on their own cache lines
+
+struct Signature {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> parts;  // (element size, count)
+  std::uint64_t bytes() const {
+    std::uint64_t total = 0;
+    for (auto [size, count] : parts) total += size * count;
+    return total;
+  }
+  std::string describe() const {
+    if (parts.empty()) return "nothing";
+    std::ostringstream text;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      text << (i ? " + " : "") << parts[i].second << " elements of " << parts[i].first << " bytes";
+    text << " (" << bytes() << " bytes)";
+    return text.str();
+  }
+  bool operator==(const Signature&) const = default;
+};
+
+Signature signature_of(const PlanState& p, const std::vector<PieceSpec>& pieces) {
+  Signature s;
+  for (const PieceSpec& piece : pieces) {
+    std::uint64_t size = p.regions[static_cast<std::size_t>(piece.region)].element_size;
+    if (piece.layout.count() == 0) continue;
+    if (!s.parts.empty() && s.parts.back().first == size)
+      s.parts.back().second += piece.layout.count();
+    else
+      s.parts.emplace_back(size, piece.layout.count());
+  }
+  return s;
+}
+
+void write_signature(WireWriter& out, const Signature& s) {
+  out.u64(s.parts.size());
+  for (auto [size, count] : s.parts) {
+    out.u64(size);
+    out.u64(count);
+  }
+}
+
+Signature read_signature(WireReader& in) {
+  Signature s;
+  s.parts.resize(in.u64());
+  for (auto& [size, count] : s.parts) {
+    size = in.u64();
+    count = in.u64();
+  }
+  return s;
+}
+
+std::vector<Piece> pieces_of(const PlanState& p, const std::vector<PieceSpec>& specs) {
+  std::vector<Piece> pieces;
+  for (const PieceSpec& spec : specs) {
+    const RegionSpec& region = p.regions[static_cast<std::size_t>(spec.region)];
+    pieces.push_back({region.base, region.element_size, &spec.layout});
+  }
+  return pieces;
+}
+
+bool all_in_segments(const PlanState& p, const std::vector<PieceSpec>& specs) {
+  return std::all_of(specs.begin(), specs.end(),
+                     [&](const PieceSpec& s) { return p.regions[static_cast<std::size_t>(s.region)].segment; });
+}
+
+std::size_t message_bytes(const PlanState& p, const std::vector<PieceSpec>& specs) {
+  return static_cast<std::size_t>(signature_of(p, specs).bytes());
+}
+
+std::vector<std::string> validate_pieces(const PlanState& p) {
+  std::vector<std::string> problems;
+  auto check = [&](const std::vector<PieceSpec>& pieces, std::size_t slot, const char* direction) {
+    for (const PieceSpec& piece : pieces) {
+      const RegionSpec& region = p.regions[static_cast<std::size_t>(piece.region)];
+      std::size_t elements = region.bytes / region.element_size;
+      if (piece.layout.count() > 0 && piece.layout.end() > elements)
+        problems.push_back(std::string(direction) + " layout of " +
+                           p.slot_name(slot % p.channels, p.neighbours[slot / p.channels]) + " (" +
+                           piece.layout.describe() + ") reaches element " + std::to_string(piece.layout.end() - 1) +
+                           " of a region of " + std::to_string(elements) + " elements");
+    }
+  };
+  for (std::size_t s = 0; s < p.send_pieces.size(); ++s) {
+    check(p.send_pieces[s], s, "send");
+    check(p.receive_pieces[s], s, "receive");
+  }
+  return problems;
+}
+
+std::vector<std::string> check_symmetry(PlanState& p, MPI_Comm comm) {
+  WorldState& w = *p.w;
+  std::vector<int> listed(static_cast<std::size_t>(w.size), 0), listed_by(static_cast<std::size_t>(w.size), 0);
+  for (int r : p.neighbours) listed[static_cast<std::size_t>(r)] = 1;
+  MPI_Request request;
+  check_mpi(MPI_Ialltoall(listed.data(), 1, MPI_INT, listed_by.data(), 1, MPI_INT, comm, &request), "MPI_Ialltoall");
+  wait_request(w, request, "Plan::commit: the neighbour lists of all ranks (did every rank call commit?)");
+  std::vector<std::string> problems;
+  std::string me = "rank " + std::to_string(w.rank);
+  for (int r = 0; r < w.size; ++r) {
+    std::string other = "rank " + std::to_string(r);
+    if (listed[static_cast<std::size_t>(r)] && !listed_by[static_cast<std::size_t>(r)])
+      problems.push_back(me + " lists " + other + " as a neighbour but " + other + " does not list " + me);
+    if (!listed[static_cast<std::size_t>(r)] && listed_by[static_cast<std::size_t>(r)])
+      problems.push_back(other + " lists " + me + " as a neighbour but " + me + " does not list " + other);
+  }
+  return problems;
+}
+
+// Offsets within this rank's part of the plan segment.
+struct SegmentPlan {
+  std::size_t posted = 0, acked = 0, bytes = 0;
+  std::vector<std::size_t> staging;                   // by slot (send side)
+  std::vector<std::array<std::size_t, 2>> buffers;    // by slot (receive side)
+};
+
+SlotPath send_path(const PlanState& p, std::size_t slot) {
+  int rank = p.neighbours[slot / p.channels];
+  if (!p.world->shares_memory_with(rank)) return SlotPath::inter;
+  return all_in_segments(p, p.send_pieces[slot]) ? SlotPath::intra : SlotPath::staged;
+}
+
+SegmentPlan lay_out_segment(const PlanState& p) {
+  std::size_t slots = p.send_pieces.size();
+  SegmentPlan plan;
+  plan.staging.assign(slots, 0);
+  plan.buffers.assign(slots, {0, 0});
+  plan.posted = 0;
+  plan.acked = round_up(slots * sizeof(std::uint32_t), line);
+  std::size_t offset = plan.acked + round_up(slots * sizeof(std::uint32_t), line);
+  for (std::size_t s = 0; s < slots; ++s) {
+    if (!p.send_pieces[s].empty() && send_path(p, s) == SlotPath::staged) {
+      plan.staging[s] = offset;
+      offset += round_up(message_bytes(p, p.send_pieces[s]), line);
+    }
+    if (!p.receive_pieces[s].empty() && !p.world->shares_memory_with(p.neighbours[s / p.channels])) {
+      std::size_t bytes = round_up(message_bytes(p, p.receive_pieces[s]), line);
+      plan.buffers[s] = {offset, offset + bytes};
+      offset += 2 * bytes;
+    }
+  }
+  plan.bytes = offset;
+  return plan;
+}
+
+std::vector<std::byte> describe_for(const PlanState& p, const SegmentPlan& layout, std::size_t n) {
+  WireWriter out;
+  out.u64(p.channels);
+  out.u64(p.neighbours.size());
+  out.u64(n);  // the receiver's index in my neighbour list
+  out.u64(layout.posted);  // where my counters are: they depend on my own slot count
+  out.u64(layout.acked);
+  for (std::size_t c = 0; c < p.channels; ++c) {
+    std::size_t s = n * p.channels + c;
+    const auto& send = p.send_pieces[s];
+    out.u64(send.empty() ? 0 : 1);
+    write_signature(out, signature_of(p, send));
+    if (!send.empty()) {
+      SlotPath path = send_path(p, s);
+      out.u64(static_cast<std::uint64_t>(path));
+      if (path == SlotPath::intra) {
+        out.u64(send.size());
+        for (const PieceSpec& piece : send) {
+          const RegionSpec& region = p.regions[static_cast<std::size_t>(piece.region)];
+          out.u64(static_cast<std::uint64_t>(region.segment->id()));
+          out.u64(region.offset_bytes);
+          out.u64(region.element_size);
+          out.layout(piece.layout);
+        }
+      } else if (path == SlotPath::staged) {
+        out.u64(layout.staging[s]);
+      }
+    }
+    out.u64(p.receive_pieces[s].empty() ? 0 : 1);
+    write_signature(out, signature_of(p, p.receive_pieces[s]));
+    out.u64(layout.buffers[s][0]);
+    out.u64(layout.buffers[s][1]);
+  }
+  return std::move(out.bytes());
+}
+
+std::uint32_t* counter(std::byte* part, std::size_t offset, std::size_t slot) {
+  return reinterpret_cast<std::uint32_t*>(part + offset) + slot;
+}
+
+}  // namespace
+
+void commit_plan(PlanState& p) {
+  WorldState& w = *p.w;
+  const std::string context = "Plan::commit (plan " + std::to_string(p.id) + ")";
+  MPI_Comm comm;
+  check_mpi(MPI_Comm_dup(w.comm, &comm), "MPI_Comm_dup");
+  struct FreeComm {
+    MPI_Comm& comm;
+    ~FreeComm() { MPI_Comm_free(&comm); }
+  } free_comm{comm};
+
+  throw_if_any(w, comm, validate_pieces(p), Errc::out_of_range, context);
+  throw_if_any(w, comm, check_symmetry(p, comm), Errc::mismatch, context);
+
+  const std::size_t channels = p.channels, slots = p.send_pieces.size();
+  SegmentPlan layout = lay_out_segment(p);
+  long notifications = static_cast<long>(3 * slots);
+  MPI_Request request;
+  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &notifications, 1, MPI_LONG, MPI_MAX, comm, &request), "MPI_Iallreduce");
+  wait_request(w, request, context + ": notification counts of all ranks");
+  p.segment = std::make_unique<Segment>(*p.world, layout.bytes, static_cast<std::size_t>(notifications));
+  std::byte* mine = p.segment->data();
+
+  std::size_t pack_bytes = 0;
+  for (std::size_t s = 0; s < slots; ++s)
+    if (!p.send_pieces[s].empty() && send_path(p, s) == SlotPath::inter)
+      pack_bytes = std::max(pack_bytes, message_bytes(p, p.send_pieces[s]));
+  p.pack_buffer.assign(pack_bytes, std::byte{0});
+
+  std::vector<std::vector<std::byte>> outgoing;
+  for (std::size_t n = 0; n < p.neighbours.size(); ++n) outgoing.push_back(describe_for(p, layout, n));
+  auto incoming = swap_with_peers(w, comm, p.neighbours, outgoing, context + ": the slot descriptors");
+
+  std::vector<std::string> problems;
+  p.send_slot_of.assign(slots, -1);
+  p.receive_slot_of.assign(slots, -1);
+  for (std::size_t n = 0; n < p.neighbours.size(); ++n) {
+    const int r = p.neighbours[n];
+    const std::string me = "rank " + std::to_string(w.rank), peer = "rank " + std::to_string(r);
+    WireReader in(incoming[n]);
+    std::size_t peer_channels = in.u64(), peer_neighbours = in.u64(), my_index = in.u64();
+    std::size_t peer_posted = in.u64(), peer_acked = in.u64();
+    if (peer_channels != channels) {
+      problems.push_back(me + " has " + std::to_string(channels) + " channels but its neighbour " + peer + " has " +
+                         std::to_string(peer_channels));
+      continue;
+    }
+    std::byte* peer_part = p.segment->peer_data(r);  // null off-node
+    for (std::size_t c = 0; c < channels; ++c) {
+      const std::size_t s = n * channels + c;
+      const std::size_t peer_slot = my_index * channels + c;  // this slot as the peer numbers it
+      // What the peer sends me.
+      const bool peer_has_send = in.u64() != 0;
+      Signature peer_sends = read_signature(in);
+      std::vector<Layout> peer_layouts;
+      std::vector<Piece> peer_pieces;
+      std::size_t peer_staging = 0;
+      SlotPath peer_path = SlotPath::inter;
+      if (peer_has_send) {
+        peer_path = static_cast<SlotPath>(in.u64());
+        if (peer_path == SlotPath::intra) {
+          std::size_t count = in.u64();
+          peer_layouts.reserve(count);  // pieces point into this vector: no reallocation
+          std::vector<std::size_t> segment_ids, offsets, sizes;
+          for (std::size_t k = 0; k < count; ++k) {
+            segment_ids.push_back(in.u64());
+            offsets.push_back(in.u64());
+            sizes.push_back(in.u64());
+            peer_layouts.push_back(in.layout());
+          }
+          for (std::size_t k = 0; k < count; ++k) {
+            SegmentState& segment = w.segment(static_cast<int>(segment_ids[k]), r);
+            std::byte* base = segment.peer_base[static_cast<std::size_t>(r)];
+            peer_pieces.push_back({base + segment.data_offset + offsets[k], sizes[k], &peer_layouts[k]});
+          }
+        } else if (peer_path == SlotPath::staged) {
+          peer_staging = in.u64();
+        }
+      }
+      const bool peer_has_receive = in.u64() != 0;
+      Signature peer_receives = read_signature(in);
+      std::size_t peer_buffer[2] = {in.u64(), in.u64()};
+
+      Signature my_receives = signature_of(p, p.receive_pieces[s]), my_sends = signature_of(p, p.send_pieces[s]);
+      const bool i_receive = !p.receive_pieces[s].empty(), i_send = !p.send_pieces[s].empty();
+      if (peer_has_send != i_receive)
+        problems.push_back("channel " + std::to_string(c) + " from " + peer + " to " + me + ": " +
+                           (peer_has_send ? peer + " sends but " + me + " has no receive layout"
+                                          : me + " receives but " + peer + " has no send layout"));
+      if (i_send != peer_has_receive)
+        problems.push_back("channel " + std::to_string(c) + " from " + me + " to " + peer + ": " +
+                           (i_send ? me + " sends but " + peer + " has no receive layout"
+                                   : peer + " receives but " + me + " has no send layout"));
+      if (peer_has_send != i_receive || i_send != peer_has_receive) continue;
+      if (peer_sends != my_receives)
+        problems.push_back("channel " + std::to_string(c) + " from " + peer + " to " + me + ": " + peer + " sends " +
+                           peer_sends.describe() + " but " + me + " receives " + my_receives.describe());
+      if (my_sends != peer_receives)
+        problems.push_back("channel " + std::to_string(c) + " from " + me + " to " + peer + ": " + me + " sends " +
+                           my_sends.describe() + " but " + peer + " receives " + peer_receives.describe());
+      if (peer_sends != my_receives || my_sends != peer_receives) continue;
+
+      if (i_receive) {
+        ReceiveSlot slot;
+        slot.channel = c;
+        slot.rank = r;
+        slot.path = peer_path;
+        slot.bytes = static_cast<std::size_t>(my_receives.bytes());
+        std::vector<Piece> mine_pieces = pieces_of(p, p.receive_pieces[s]);
+        if (peer_path == SlotPath::inter) {
+          for (int parity = 0; parity < 2; ++parity) {
+            Layout whole = Layout::contiguous(0, slot.bytes);
+            Piece buffer{mine + layout.buffers[s][static_cast<std::size_t>(parity)], 1, &whole};
+            slot.unpack[parity] = CopyProgram::build({&buffer, 1}, mine_pieces);
+            slot.data_id[parity] = static_cast<NotificationId>(2 * s + static_cast<std::size_t>(parity));
+          }
+          slot.remote_ack_id = static_cast<NotificationId>(2 * peer_neighbours * channels + peer_slot);
+        } else {
+          if (peer_path == SlotPath::staged) {
+            Layout whole = Layout::contiguous(0, slot.bytes);
+            Piece staging{peer_part + peer_staging, 1, &whole};
+            slot.copy = CopyProgram::build({&staging, 1}, mine_pieces);
+          } else {
+            slot.copy = CopyProgram::build(peer_pieces, mine_pieces);
+          }
+          slot.local_posted = counter(mine, layout.posted, s);
+          slot.remote_acked = counter(peer_part, peer_acked, peer_slot);
+        }
+        p.receive_slot_of[s] = static_cast<std::int32_t>(p.receives.size());
+        p.receives.push_back(std::move(slot));
+      }
+      if (i_send) {
+        SendSlot slot;
+        slot.channel = c;
+        slot.rank = r;
+        slot.path = send_path(p, s);
+        slot.bytes = static_cast<std::size_t>(my_sends.bytes());
+        std::vector<Piece> mine_pieces = pieces_of(p, p.send_pieces[s]);
+        Layout whole = Layout::contiguous(0, slot.bytes);
+        if (slot.path == SlotPath::inter) {
+          Piece buffer{p.pack_buffer.data(), 1, &whole};
+          slot.pack = CopyProgram::build(mine_pieces, {&buffer, 1});
+          for (int parity = 0; parity < 2; ++parity) {
+            slot.remote_offset[parity] = peer_buffer[parity];
+            slot.remote_data_id[parity] = static_cast<NotificationId>(2 * peer_slot + static_cast<std::size_t>(parity));
+          }
+          slot.ack_id = static_cast<NotificationId>(2 * slots + s);
+        } else {
+          if (slot.path == SlotPath::staged) {
+            Piece staging{mine + layout.staging[s], 1, &whole};
+            slot.pack = CopyProgram::build(mine_pieces, {&staging, 1});
+          }
+          slot.remote_posted = counter(peer_part, peer_posted, peer_slot);
+          slot.local_acked = counter(mine, layout.acked, s);
+        }
+        p.send_slot_of[s] = static_cast<std::int32_t>(p.sends.size());
+        p.sends.push_back(std::move(slot));
+      }
+    }
+  }
+  throw_if_any(w, comm, problems, Errc::mismatch, context);
+
+  p.sends_of_channel.assign(channels, {});
+  p.receives_of_channel.assign(channels, {});
+  p.all_sends.clear();
+  p.all_receives.clear();
+  // Node peers first: their send is a counter store, so they can start copying while this rank
+  // packs for other nodes.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::size_t i = 0; i < p.sends.size(); ++i) {
+      if ((p.sends[i].path == SlotPath::inter) != (pass == 1)) continue;
+      p.all_sends.push_back(static_cast<std::int32_t>(i));
+      p.sends_of_channel[p.sends[i].channel].push_back(static_cast<std::int32_t>(i));
+    }
+  }
+  for (std::size_t i = 0; i < p.receives.size(); ++i) {
+    p.all_receives.push_back(static_cast<std::int32_t>(i));
+    p.receives_of_channel[p.receives[i].channel].push_back(static_cast<std::int32_t>(i));
+  }
+  p.pending.reserve(p.receives.size());
+  p.committed = true;
+  // Peers must not post into counters this rank has not finished setting up.
+  MPI_Request barrier;
+  check_mpi(MPI_Ibarrier(comm, &barrier), "MPI_Ibarrier");
+  wait_request(w, barrier, context + ": the final barrier");
+}
+
+}  // namespace ghostwire::detail
