@@ -1,0 +1,55 @@
+// Conservation: the verification of miniGhost. For every variable, the heat on the grid plus the
+// heat that left through the physical boundary (gsum) must equal the heat put in (source_total:
+// the initial grid plus every spike inserted so far), within a relative tolerance.
+#pragma once
+
+#include <mpi.h>
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "field_view.hpp"
+
+namespace minighost {
+
+struct VariableTotals {
+  double source_total = 0.0;
+  double interior_sum = 0.0;  // all owned cells of all ranks
+  double flux_out = 0.0;      // accumulated over the run
+  double gsum() const { return interior_sum + flux_out; }
+  double relative_error() const;  // |source_total - gsum| / source_total, the reference's error
+};
+
+// The reference's tolerance 1.0 / (10.0**error_tol): single precision arithmetic (default REALs,
+// the power by repeated squaring as gfortran does it), then widened to double.
+double conservation_tolerance(int error_tol);
+
+// Sum of the owned cells of one variable on this rank, in the reference's order (x fastest).
+double local_interior_sum(const FieldView& field);
+
+class ConservationLedger {
+ public:
+  ConservationLedger(int num_vars, MPI_Comm comm);
+
+  // `heat` is the same on every rank (a spike value, or the global initial sum).
+  void add_source(int variable, double heat) { source_total_[static_cast<std::size_t>(variable)] += heat; }
+  // `heat` is this rank's share (its boundary outflow).
+  void add_local_outflow(int variable, double heat) { local_flux_out_[static_cast<std::size_t>(variable)] += heat; }
+
+  // Collective, one reduction for all the listed variables: their global totals, in the same order.
+  // `local_interior_sums[i]` belongs to `variables[i]`.
+  std::vector<VariableTotals> global_totals(std::span<const int> variables,
+                                            std::span<const double> local_interior_sums) const;
+
+ private:
+  MPI_Comm comm_;
+  std::vector<double> source_total_;
+  std::vector<double> local_flux_out_;
+};
+
+// "diffusion step S var V source_total X gsum X flux_out X interior_sum X" (%.17g, 1-based V), with
+// " spike P" appended when the run has several spikes (S counts the steps of the current spike).
+std::string report_line(int step, int spike, int num_spikes, int variable, const VariableTotals& totals);
+
+}  // namespace minighost

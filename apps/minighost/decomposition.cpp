@@ -1,0 +1,59 @@
+#include "decomposition.hpp"
+
+#include <limits>
+#include <sstream>
+
+#include "usage_error.hpp"
+
+namespace minighost {
+
+Decomposition::Decomposition(const Options& options, int rank, int ranks)
+    : rank_(rank), ranks_(ranks), process_grid_{options.npx, options.npy, options.npz} {
+  const int in_plane = process_grid_[x] * process_grid_[y];
+  coordinates_ = {rank % process_grid_[x], (rank % in_plane) / process_grid_[x], rank / in_plane};
+
+  const std::array<int, 3> requested = {options.nx, options.ny, options.nz};
+  std::ostringstream note;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (options.scaling == Scaling::weak) {
+      block_[axis] = requested[axis];
+    } else {
+      const int remainder = requested[axis] % process_grid_[axis];
+      block_[axis] = requested[axis] / process_grid_[axis] + (remainder > 0 ? 1 : 0);
+      if (remainder > 0) {
+        static constexpr const char* names[] = {"nx", "ny", "nz"};
+        static constexpr const char* grid_names[] = {"npx", "npy", "npz"};
+        if (!note.str().empty()) note << "; ";
+        note << names[axis] << " " << requested[axis] << " is not a multiple of " << grid_names[axis] << " "
+             << process_grid_[axis] << ", so every rank gets " << block_[axis] << " cells and the global grid has "
+             << static_cast<long long>(block_[axis]) * process_grid_[axis];
+      }
+    }
+    const long long global = static_cast<long long>(block_[axis]) * process_grid_[axis];
+    if (global > std::numeric_limits<int>::max()) {
+      static constexpr const char* options_names[] = {"--nx", "--ny", "--nz"};
+      throw UsageError(std::string(options_names[axis]) + " " + std::to_string(requested[axis]) +
+                       ": the global grid would have " + std::to_string(global) +
+                       " cells along this axis; expected at most " + std::to_string(std::numeric_limits<int>::max()));
+    }
+    global_[axis] = static_cast<int>(global);
+  }
+  if (!note.str().empty()) note << " (as in the reference's strong scaling)";
+  enlargement_note_ = note.str();
+}
+
+int Decomposition::neighbour(Axis axis, Side side) const {
+  std::array<int, 3> c = coordinates_;
+  c[axis] += side == Side::low ? -1 : 1;
+  if (c[axis] < 0 || c[axis] >= process_grid_[axis]) return -1;
+  return c[x] + process_grid_[x] * (c[y] + process_grid_[y] * c[z]);
+}
+
+int Decomposition::owner(long long i, long long j, long long k) const {
+  const int px = static_cast<int>(i / block_[x]);
+  const int py = static_cast<int>(j / block_[y]);
+  const int pz = static_cast<int>(k / block_[z]);
+  return px + process_grid_[x] * (py + process_grid_[y] * pz);
+}
+
+}  // namespace minighost

@@ -1,0 +1,28 @@
+// HeapVariables: the variables of the mpi and commfree variants, each a zeroed, 64-byte aligned
+// array of (nx+2)(ny+2)(nz+2) doubles, x fastest: the reference's GRID(0:NX+1, 0:NY+1, 0:NZ+1, v).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "field_view.hpp"
+
+namespace minighost {
+
+class HeapVariables {
+ public:
+  HeapVariables(const std::array<int, 3>& block, int num_vars);
+  FieldView view(int variable) const;
+  int count() const { return static_cast<int>(storage_.size()); }
+
+ private:
+  struct AlignedFree {
+    void operator()(double* p) const;
+  };
+  std::array<int, 3> block_;
+  std::vector<std::unique_ptr<double[], AlignedFree>> storage_;
+};
+
+}  // namespace minighost

@@ -1,0 +1,144 @@
+#include "simulation.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+#include "flux_out.hpp"
+#include "initial_state.hpp"
+#include "stencil.hpp"
+
+namespace minighost {
+
+Simulation::Simulation(const Options& options, const Decomposition& decomposition, Variant& variant, MPI_Comm comm,
+                       ReportOutput& output)
+    : options_(options),
+      decomposition_(decomposition),
+      variant_(variant),
+      comm_(comm),
+      output_(output),
+      ledger_(options.num_vars, comm),
+      all_variables_(static_cast<std::size_t>(options.num_vars)) {
+  std::iota(all_variables_.begin(), all_variables_.end(), 0);
+  for (int v = 0; v < options.num_vars; ++v) fields_.push_back(variant.variable(v));
+  const auto& b = decomposition.block();
+  work_.resize(static_cast<std::size_t>(b[x]) * static_cast<std::size_t>(b[y]) * static_cast<std::size_t>(b[z]));
+}
+
+void Simulation::update_variable(int v, RunResult& result) {
+  const double start = MPI_Wtime();
+  const FieldView& field = fields_[static_cast<std::size_t>(v)];
+  // Flux first: it is the share of the old values that the update sends out of the domain.
+  ledger_.add_local_outflow(v, boundary_outflow(options_.stencil, field, decomposition_));
+  apply_stencil(options_.stencil, field, work_.data());
+  result.phases.compute += MPI_Wtime() - start;
+}
+
+bool Simulation::check_conservation(const std::vector<int>& variables, int step, int spike, bool report,
+                                    RunResult& result) {
+  const double start = MPI_Wtime();
+  std::vector<double> local_sums;
+  local_sums.reserve(variables.size());
+  for (int v : variables) local_sums.push_back(local_interior_sum(fields_[static_cast<std::size_t>(v)]));
+  // All ranks get the same totals from the reduction, so all decide the same way and stop together.
+  const std::vector<VariableTotals> totals = ledger_.global_totals(variables, local_sums);
+  bool held = true;
+  for (std::size_t i = 0; i < variables.size(); ++i) {
+    const double error = totals[i].relative_error();
+    ++result.checks;
+    result.largest_relative_error = std::max(result.largest_relative_error, error);
+    const bool failed = !(error <= result.tolerance);  // NaN fails too
+    if (report || (failed && result.conservation_enforced)) {
+      output_.line(report_line(step, spike, options_.num_spikes, variables[i], totals[i]));
+    }
+    if (failed && result.conservation_enforced && held) {
+      char message[256];
+      std::snprintf(message, sizeof message,
+                    "conservation check failed at step %d of spike %d, variable %d: |source_total - gsum| / "
+                    "source_total = %.6g exceeds the tolerance %.3g (--error_tol %d)",
+                    step, spike + 1, variables[i] + 1, error, result.tolerance, options_.error_tol);
+      result.failure = message;
+      result.conservation_held = false;
+      held = false;
+    }
+  }
+  result.phases.check += MPI_Wtime() - start;
+  return held;
+}
+
+RunResult Simulation::run() {
+  RunResult result;
+  result.tolerance = conservation_tolerance(options_.error_tol);
+  result.conservation_enforced = variant_.fills_halos();
+
+  // Initial grid: the same value in every owned cell (0 with --debug_grid 1), counted as source.
+  const double start_value = initial_cell_value(options_, decomposition_);
+  const auto& b = decomposition_.block();
+  const double local_initial = start_value * (static_cast<double>(b[x]) * b[y] * b[z]);
+  double global_initial = 0.0;
+  MPI_Allreduce(&local_initial, &global_initial, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  for (int v = 0; v < options_.num_vars; ++v) {
+    fill_owned_cells(fields_[static_cast<std::size_t>(v)], start_value);
+    ledger_.add_source(v, global_initial);
+  }
+  const std::vector<Spike> spikes = make_spikes(options_, decomposition_);
+
+  // The reference sums every variable every step unless percent_sum is 0 (its per-variable random
+  // choice compares a number in [0,1) with the percentage, so 1..100 all select every variable), and
+  // always in debug_grid mode.
+  const bool check_every_step = options_.percent_sum > 0 || options_.debug_grid == 1;
+  const int report_every = options_.report_diffusion == 0 ? options_.num_tsteps : options_.report_diffusion;
+
+  MPI_Barrier(comm_);  // everyone starts the clock together
+  const double loop_start = MPI_Wtime();
+  bool held = true;
+  for (int s = 0; s < options_.num_spikes && held; ++s) {
+    for (int v = 0; v < options_.num_vars; ++v) {
+      insert_spike(spikes[static_cast<std::size_t>(s)], v, fields_[static_cast<std::size_t>(v)], decomposition_);
+      ledger_.add_source(v, spikes[static_cast<std::size_t>(s)].values[static_cast<std::size_t>(v)]);
+    }
+    for (int step = 1; step <= options_.num_tsteps && held; ++step) {
+      if (options_.comm_method == CommMethod::bspma) {
+        const double start = MPI_Wtime();
+        variant_.exchange_all_variables();
+        result.phases.exchange += MPI_Wtime() - start;
+        for (int v = 0; v < options_.num_vars; ++v) update_variable(v, result);
+      } else {
+        for (int v = 0; v < options_.num_vars; ++v) {
+          const double start = MPI_Wtime();
+          variant_.exchange_variable(v);
+          result.phases.exchange += MPI_Wtime() - start;
+          update_variable(v, result);
+        }
+      }
+      ++result.steps;
+      const bool report = step % report_every == 0;
+      if (check_every_step || report) held = check_conservation(all_variables_, step, s, report, result);
+    }
+  }
+  result.loop_seconds = MPI_Wtime() - loop_start;
+
+  // The reference's final check of every variable, whether or not the last step was checked.
+  std::vector<double> local_sums;
+  for (const FieldView& field : fields_) local_sums.push_back(local_interior_sum(field));
+  result.final_totals = ledger_.global_totals(all_variables_, local_sums);
+  if (held && result.conservation_enforced) {
+    for (std::size_t v = 0; v < result.final_totals.size(); ++v) {
+      const double error = result.final_totals[v].relative_error();
+      result.largest_relative_error = std::max(result.largest_relative_error, error);
+      if (!(error <= result.tolerance)) {
+        char message[200];
+        std::snprintf(message, sizeof message,
+                      "conservation check failed at the end of the run, variable %zu: relative error %.6g exceeds "
+                      "the tolerance %.3g (--error_tol %d)",
+                      v + 1, error, result.tolerance, options_.error_tol);
+        result.failure = message;
+        result.conservation_held = false;
+        break;
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace minighost

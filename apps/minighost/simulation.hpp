@@ -1,0 +1,68 @@
+// Simulation: the reference's time stepping, shared by every variant.
+//
+//   for each spike: insert it, then num_tsteps times:
+//     BSPMA: exchange all variables' halos; then per variable: flux out, stencil update
+//     SVAF:  per variable: exchange its halo, flux out, stencil update
+//     conservation: every step for every variable (percent_sum > 0 or debug_grid, like the
+//     reference) or at report steps only (percent_sum 0); a report line per variable at every
+//     report step; the run stops at the first failed check.
+//   finally one more check of every variable, as the reference does.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "conservation.hpp"
+#include "decomposition.hpp"
+#include "options.hpp"
+#include "report_output.hpp"
+#include "variant.hpp"
+
+namespace minighost {
+
+// Seconds this rank spent in each part of the time stepping.
+struct PhaseSeconds {
+  double exchange = 0.0;  // halo exchanges
+  double compute = 0.0;   // flux out and stencil updates
+  double check = 0.0;     // interior sums, their reduction, the checks and report lines
+};
+
+struct RunResult {
+  bool conservation_enforced = true;  // false when the variant leaves halos empty (commfree, > 1 rank)
+  bool conservation_held = true;      // every check within tolerance
+  std::string failure;                // the first failed check, for the error message
+  int checks = 0;                     // (step, variable) pairs checked
+  double largest_relative_error = 0.0;
+  double tolerance = 0.0;
+  int steps = 0;                      // time steps done, over all spikes
+  double loop_seconds = 0.0;          // this rank's wall time for the whole time stepping
+  PhaseSeconds phases;
+  std::vector<VariableTotals> final_totals;  // after the last step, every variable
+};
+
+class Simulation {
+ public:
+  Simulation(const Options& options, const Decomposition& decomposition, Variant& variant, MPI_Comm comm,
+             ReportOutput& output);
+  // Collective.
+  RunResult run();
+
+ private:
+  void update_variable(int variable, RunResult& result);
+  // Reduces and checks `variables`; prints their report lines if `report`. False on a failed check.
+  bool check_conservation(const std::vector<int>& variables, int step, int spike, bool report, RunResult& result);
+
+  const Options& options_;
+  const Decomposition& decomposition_;
+  Variant& variant_;
+  MPI_Comm comm_;
+  ReportOutput& output_;
+  ConservationLedger ledger_;
+  std::vector<FieldView> fields_;
+  std::vector<double> work_;
+  std::vector<int> all_variables_;
+};
+
+}  // namespace minighost

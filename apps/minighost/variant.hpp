@@ -1,0 +1,69 @@
+// Variant: the only part of gw-minighost that differs between the MPI baseline, ghostwire and the
+// communication-free run: where the variables live and how their ghost layers are filled. The
+// kernels, flux accounting, spikes, conservation checks, reports and command line are shared
+// (simulation.cpp drives a Variant), so a comparison of variants measures the halo exchange only.
+//
+// Adding a variant is one file: define a class derived from Variant and register a factory at
+// namespace scope,
+//   const VariantRegistration registration{"gw", "ghostwire Grid<double,3> with update_halo", make};
+// and list the file in CMakeLists.txt (variant_gw.cpp is already picked up there when it exists).
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "decomposition.hpp"
+#include "field_view.hpp"
+#include "problem_kinds.hpp"
+
+namespace minighost {
+
+struct VariantSetup {
+  MPI_Comm comm;                        // the job's ranks (a duplicate: traffic never mixes with the app's)
+  const Decomposition* decomposition;   // process grid, this rank's block and neighbours
+  int num_vars;
+  HaloShape halo_shape;                 // faces only (5, 7 points) or with edges and corners (9, 27)
+  CommMethod comm_method;               // tells which of the two exchanges below will be called
+};
+
+class Variant {
+ public:
+  virtual ~Variant() = default;
+
+  // Storage of variable `variable` (0-based) with a 1-deep ghost layer, x contiguous. It must start
+  // all zero, stay at the same address for the whole run, and ghost cells on the physical boundary
+  // must stay 0 (Dirichlet): exchanges only write ghost cells that face another rank.
+  virtual FieldView variable(int variable) = 0;
+
+  // BSPMA: fill the ghost layers of all variables from the neighbours, one message per neighbour
+  // (per phase) carrying every variable. Collective over the job.
+  virtual void exchange_all_variables() = 0;
+
+  // SVAF: fill the ghost layer of one variable. Collective; every rank passes the same variable.
+  virtual void exchange_variable(int variable) = 0;
+
+  // False when ghost cells facing other ranks are never filled (commfree): the run then measures
+  // computation only and its conservation cannot hold, so it is reported but not enforced.
+  virtual bool fills_halos() const { return true; }
+};
+
+using VariantFactory = std::unique_ptr<Variant> (*)(const VariantSetup& setup);
+
+// Registers a variant under `name` while static objects are constructed.
+struct VariantRegistration {
+  VariantRegistration(const char* name, const char* description, VariantFactory factory);
+};
+
+// Throws UsageError listing the available variants if `name` is not one of them.
+std::unique_ptr<Variant> make_variant(const std::string& name, const VariantSetup& setup);
+
+struct VariantInfo {
+  std::string name;
+  std::string description;
+};
+std::vector<VariantInfo> available_variants();  // sorted by name
+
+}  // namespace minighost
