@@ -1,0 +1,33 @@
+#include "field_gather.hpp"
+
+#include <algorithm>
+
+namespace heat {
+
+std::vector<double> gather_field(const Band& band, const Decomposition& d, MPI_Comm comm) {
+  const int width = d.cols + 2;
+  // Counted in rows so that no count overflows an int however large the grid.
+  MPI_Datatype row_type = MPI_DATATYPE_NULL;
+  MPI_Type_contiguous(width, MPI_DOUBLE, &row_type);
+  MPI_Type_commit(&row_type);
+
+  std::vector<double> field;
+  if (d.rank == 0) field.resize(static_cast<std::size_t>(d.rows + 2) * static_cast<std::size_t>(width));
+  MPI_Gather(band.row(1), d.band_rows, row_type, d.rank == 0 ? field.data() + width : nullptr,
+             d.band_rows, row_type, 0, comm);
+
+  const int last = d.ranks - 1;
+  double* bottom = d.rank == 0 ? field.data() + static_cast<std::size_t>(d.rows + 1) * width : nullptr;
+  if (d.rank == 0) std::copy_n(band.row(0), width, field.data());
+  if (last == 0) {
+    std::copy_n(band.row(d.band_rows + 1), width, bottom);
+  } else if (d.rank == last) {
+    MPI_Send(band.row(d.band_rows + 1), 1, row_type, 0, 0, comm);
+  } else if (d.rank == 0) {
+    MPI_Recv(bottom, 1, row_type, last, 0, comm, MPI_STATUS_IGNORE);
+  }
+  MPI_Type_free(&row_type);
+  return field;
+}
+
+}  // namespace heat

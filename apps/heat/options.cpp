@@ -1,0 +1,185 @@
+#include "options.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <optional>
+
+#include "solver.hpp"
+#include "usage_error.hpp"
+
+namespace heat {
+namespace {
+
+enum class Key { size, rows, cols, timesteps, block, bx, by, variant, conf, output, checksum, help };
+
+struct OptionSpec {
+  char short_name;  // 0: long form only
+  std::string_view long_name;
+  bool takes_value;
+  Key key;
+  std::string_view value_meaning;  // completes "expects ..." in error messages
+};
+
+// --sources-file is the original benchmark's name for --conf, kept so its scripts still work.
+constexpr OptionSpec option_specs[] = {
+    {'s', "size", true, Key::size, "the number of interior rows and columns"},
+    {'r', "rows", true, Key::rows, "the number of interior rows"},
+    {'c', "cols", true, Key::cols, "the number of interior columns"},
+    {'t', "timesteps", true, Key::timesteps, "the number of timesteps"},
+    {'b', "block", true, Key::block, "the tile size"},
+    {0, "bx", true, Key::bx, "the number of rows of a tile"},
+    {0, "by", true, Key::by, "the number of columns of a tile"},
+    {0, "variant", true, Key::variant, "a variant name"},
+    {'f', "conf", true, Key::conf, "a config file name"},
+    {0, "sources-file", true, Key::conf, "a config file name"},
+    {'o', "output", true, Key::output, "an image file name"},
+    {0, "checksum", false, Key::checksum, ""},
+    {'h', "help", false, Key::help, ""},
+};
+
+// Interior sizes stay below INT_MAX - 2 so that R + 2 and C + 2 (with the boundary) fit an int.
+constexpr long long largest_size = INT_MAX - 2;
+
+const OptionSpec* find_long(std::string_view name) {
+  for (const auto& spec : option_specs) {
+    if (spec.long_name == name) return &spec;
+  }
+  return nullptr;
+}
+
+const OptionSpec* find_short(char name) {
+  for (const auto& spec : option_specs) {
+    if (spec.short_name != 0 && spec.short_name == name) return &spec;
+  }
+  return nullptr;
+}
+
+int positive_int(std::string_view shown_name, const OptionSpec& spec, std::string_view text,
+                 long long largest) {
+  long long value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end != text.data() + text.size() || value < 1 || value > largest) {
+    throw UsageError(std::string(shown_name) + " expects a whole number from 1 to " +
+                     std::to_string(largest) + " (" + std::string(spec.value_meaning) + "), got '" +
+                     std::string(text) + "'");
+  }
+  return static_cast<int>(value);
+}
+
+void apply(Options& options, const OptionSpec& spec, std::string_view shown_name,
+           std::string_view value) {
+  switch (spec.key) {
+    case Key::size:
+      options.rows = options.cols = positive_int(shown_name, spec, value, largest_size);
+      break;
+    case Key::rows: options.rows = positive_int(shown_name, spec, value, largest_size); break;
+    case Key::cols: options.cols = positive_int(shown_name, spec, value, largest_size); break;
+    case Key::timesteps: options.timesteps = positive_int(shown_name, spec, value, INT_MAX); break;
+    case Key::block:
+      options.bx = options.by = positive_int(shown_name, spec, value, largest_size);
+      break;
+    case Key::bx: options.bx = positive_int(shown_name, spec, value, largest_size); break;
+    case Key::by: options.by = positive_int(shown_name, spec, value, largest_size); break;
+    case Key::variant: options.variant = value; break;
+    case Key::conf: options.conf_file = value; break;
+    case Key::output: options.image_file = value; break;
+    case Key::checksum: options.checksum = true; break;
+    case Key::help: options.help = true; break;
+  }
+  if ((spec.key == Key::conf || spec.key == Key::output) && value.empty()) {
+    throw UsageError(std::string(shown_name) + " expects " + std::string(spec.value_meaning) +
+                     ", got an empty one");
+  }
+}
+
+}  // namespace
+
+Options parse_options(std::span<char* const> arguments) {
+  Options options;
+  for (std::size_t i = 1; i < arguments.size(); ++i) {
+    const std::string_view argument = arguments[i];
+    const OptionSpec* spec = nullptr;
+    std::string shown_name;
+    std::optional<std::string_view> attached_value;  // --name=value or -xVALUE
+
+    if (argument.starts_with("--") && argument.size() > 2) {
+      std::string_view name = argument.substr(2);
+      if (const auto equals = name.find('='); equals != std::string_view::npos) {
+        attached_value = name.substr(equals + 1);
+        name = name.substr(0, equals);
+      }
+      spec = find_long(name);
+      shown_name = "--" + std::string(name);
+    } else if (argument.starts_with("-") && argument.size() > 1) {
+      spec = find_short(argument[1]);
+      shown_name = std::string(argument.substr(0, 2));
+      if (argument.size() > 2) attached_value = argument.substr(2);
+    } else {
+      throw UsageError("unexpected argument '" + std::string(argument) +
+                       "' (all arguments are options; see --help)");
+    }
+    if (spec == nullptr) {
+      throw UsageError("unknown option '" + std::string(argument) + "' (see --help)");
+    }
+
+    std::string_view value;
+    if (spec->takes_value) {
+      if (attached_value) {
+        value = *attached_value;
+      } else if (i + 1 < arguments.size()) {
+        value = arguments[++i];
+      } else {
+        throw UsageError(shown_name + " needs a value: " + std::string(spec->value_meaning));
+      }
+    } else if (attached_value) {
+      throw UsageError(shown_name + " takes no value, got '" + std::string(argument) + "'");
+    }
+    apply(options, *spec, shown_name, value);
+    if (options.help) return options;
+  }
+
+  if (options.rows == 0 || options.cols == 0) {
+    throw UsageError("the grid size is missing: give -s N, or -r R and -c C (see --help)");
+  }
+  if (options.timesteps == 0) {
+    throw UsageError("the number of timesteps is missing: give -t T (see --help)");
+  }
+  return options;
+}
+
+std::string usage_text(std::string_view program) {
+  std::string text = "Usage: " + std::string(program) +
+                     " (-s N | -r R -c C) -t T [options]\n"
+                     "\n"
+                     "The INTERTWinE Heat benchmark: T in-place Gauss-Seidel sweeps over an R x C grid\n"
+                     "whose boundary is heated by sources. Rows are split into equal bands, one per\n"
+                     "MPI rank; bands are split into BX x BY tiles.\n"
+                     "\n"
+                     "  -s, --size N        an N x N interior (same as -r N -c N)\n"
+                     "  -r, --rows R        interior rows; R must be divisible by ranks x BX\n"
+                     "  -c, --cols C        interior columns; C must be divisible by BY\n"
+                     "  -t, --timesteps T   number of sweeps\n"
+                     "  -b, --block B       B x B tiles (default 16)\n"
+                     "      --bx BX         rows of a tile\n"
+                     "      --by BY         columns of a tile\n"
+                     "      --variant NAME  the solver (default mpi-nbuffer), one of:\n";
+  for (const Variant& variant : variants()) {
+    std::string name(variant.name);
+    name.resize(std::max<std::size_t>(name.size(), 23), ' ');
+    text += "        " + name + " " + std::string(variant.summary) + "\n";
+  }
+  text +=
+      "  -f, --conf FILE     heat sources: first line the number of sources, then one line per\n"
+      "                      source: row col range temperature (row, col in [0,1], range > 0);\n"
+      "                      '#' starts a comment. Default: the original heat.conf, two sources\n"
+      "                      '0.0 0.0 1.0 2.5' and '1.0 0.5 1.0 2.5'\n"
+      "  -o, --output FILE   write the final field as a PPM image (the original's format)\n"
+      "      --checksum      print 'checksum NAME VALUE' lines for the final field\n"
+      "  -h, --help          show this help\n"
+      "\n"
+      "Prints one human line and one JSON line with the time and Mupdates/s (R x C x T / time).\n";
+  return text;
+}
+
+}  // namespace heat

@@ -1,0 +1,33 @@
+// What a run prints: a header, one human result line and one JSON line for scripts.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace heat {
+
+struct RunReport {
+  std::string_view variant;
+  int ranks;
+  int rows;
+  int cols;
+  int bx;
+  int by;
+  int timesteps;
+  int heat_sources;
+  std::string sources_from;  // the config file, or "default"
+  bool result_valid;
+  double time_s;  // between barriers around the sweeps
+
+  double mupdates_per_s() const;
+};
+
+// "gw-heat mpi-nbuffer: 1024 x 1024 interior, 16 x 16 tiles, 2 ranks (512 rows each), ..."
+void print_header(std::FILE* out, const RunReport& report);
+// "rows 1024, cols 1024, block 16x16, ranks 2, timesteps 100, time 0.501234 s, 209.23 Mupdates/s"
+void print_result_line(std::FILE* out, const RunReport& report);
+// {"app":"heat","variant":...,"mupdates_per_s":...} on one line.
+void print_json_line(std::FILE* out, const RunReport& report);
+
+}  // namespace heat

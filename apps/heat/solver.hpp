@@ -1,0 +1,57 @@
+// Solver: one variant of the benchmark, i.e. how a rank runs its band through the sweeps and talks
+// to its neighbours. Each variant is one file, solver_<name>.cpp, whose factory is listed in the
+// table of solver_registry.cpp; everything else (grid, sources, output) is shared.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "band.hpp"
+#include "decomposition.hpp"
+
+namespace heat {
+
+struct SolverContext {
+  const Decomposition& decomposition;
+  MPI_Comm comm;  // MPI_COMM_WORLD: the MPI variants are the plain-MPI baselines
+};
+
+class Solver {
+ public:
+  virtual ~Solver() = default;
+
+  // Collective. The band's memory, allocated once before the field is initialised. The default is
+  // the heap; a ghostwire variant overrides it to place the band in a segment, so that node peers
+  // can copy halos straight out of it. The memory must outlive run().
+  virtual std::span<double> allocate_band(std::size_t element_count) {
+    heap_band_.assign(element_count, 0.0);
+    return heap_band_;
+  }
+
+  // Collective: `timesteps` sweeps over `band`. On return the owned rows must be bit-identical to
+  // the same rows of the seq variant (except for variants marked result_valid = false), and every
+  // message this solver started must be complete.
+  virtual void run(Band& band, int timesteps) = 0;
+
+ private:
+  std::vector<double> heap_band_;
+};
+
+struct Variant {
+  std::string_view name;
+  std::string_view summary;  // one line for --help
+  bool result_valid;         // false: skips communication (commfree), so not seq's bits
+  bool single_rank_only;     // seq
+  std::unique_ptr<Solver> (*create)(const SolverContext&);
+};
+
+std::span<const Variant> variants();
+// Throws UsageError listing the known names.
+const Variant& find_variant(std::string_view name);
+
+}  // namespace heat
