@@ -160,6 +160,7 @@ void start_sends(PlanState& p, const std::vector<std::int32_t>& sends) {
     // acknowledgement of the previous message, which frees the buffer this one goes to.
     wait_until(*p.w, [&] { return acknowledged(p, slot); }, [&] { return describe_send_wait(p, slot); });
     post(p, slot);
+    slot.deferred = slot.path != SlotPath::intra;
   }
 }
 
@@ -280,11 +281,15 @@ bool Plan::committed() const noexcept { return state_->committed; }
 void Plan::send(std::size_t channel, int neighbour) {
   PlanState& p = *state_;
   detail::SendSlot& slot = detail::send_slot(p, channel, neighbour, "Plan::send");
+  if (slot.deferred)
+    detail::wait_until(*p.w, [&] { return detail::acknowledged(p, slot); },
+                       [&] { return detail::describe_send_wait(p, slot); });
   if (!detail::acknowledged(p, slot))
     raise(Errc::state, "Plan::send: " + p.slot_name(channel, neighbour) + " of plan " + std::to_string(p.id) +
                            ": message " + std::to_string(slot.sequence) +
                            " has not been acknowledged by the receiver yet; call wait_send before sending again");
   detail::post(p, slot);
+  slot.deferred = false;
 }
 
 bool Plan::test_recv(std::size_t channel, int neighbour) {

@@ -48,6 +48,9 @@ struct SendSlot {
   std::size_t bytes = 0;
   std::uint32_t sequence = 0;       // last message sent
   std::uint32_t acknowledged = 0;   // inter: last acknowledgement seen
+  // The last message came from exchange()/start(), which does not wait for acknowledgements of
+  // packed data; a later send() waits for it instead of reporting misuse.
+  bool deferred = false;
   // intra / staged
   std::uint32_t* remote_posted = nullptr;    // receiver's counter for this slot
   const std::uint32_t* local_acked = nullptr;  // written by the receiver
