@@ -2,8 +2,10 @@
 // access, with an array of notification slots (the GASPI segment).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <span>
 
@@ -16,7 +18,18 @@ using NotificationValue = std::uint32_t;
 
 namespace detail {
 struct SegmentState;
-}
+
+// What the inline intra-node path of a notified write needs, copied out of the segment's state
+// so the common case is a few compares, a memcpy and a release store (no call into the library).
+struct SegmentFastPath {
+  std::byte* const* peer_base = nullptr;  // every rank's part; null for ranks on other nodes
+  const std::size_t* sizes = nullptr;     // data bytes of every rank's part
+  std::size_t data_offset = 0;            // notification slots come first in each part
+  std::uint32_t notification_count = 0;
+  std::uint32_t ranks = 0;
+  int my_rank = 0;
+};
+}  // namespace detail
 
 class Segment {
  public:
@@ -52,29 +65,76 @@ class Segment {
   void get(int target, std::size_t offset, void* destination, std::size_t bytes) const;
 
   detail::SegmentState& state() noexcept { return *state_; }
+  const detail::SegmentFastPath& fast_path() const noexcept { return fast_; }
 
  private:
   std::unique_ptr<detail::SegmentState> state_;
+  detail::SegmentFastPath fast_;
 };
+
+namespace detail {
+// Full checks, error reporting, waiting and the inter-node path, out of line.
+void write_notify_general(const void* source, int target, Segment& destination, std::size_t destination_offset,
+                          std::size_t bytes, NotificationId id, NotificationValue value);
+void write_notify_segment_general(const Segment& source, std::size_t source_offset, int target, Segment& destination,
+                                  std::size_t destination_offset, std::size_t bytes, NotificationId id,
+                                  NotificationValue value);
+NotificationValue notify_wait_general(Segment& segment, NotificationId id);
+
+// The node-local case with valid arguments; false sends the caller to the general path.
+inline bool write_notify_in_node(const void* source, int target, Segment& destination, std::size_t offset,
+                                 std::size_t bytes, NotificationId id, NotificationValue value) {
+  const SegmentFastPath& f = destination.fast_path();
+  if (static_cast<std::uint32_t>(target) >= f.ranks || id >= f.notification_count || value == 0) return false;
+  std::byte* peer = f.peer_base[target];
+  std::size_t size = f.sizes[target];
+  if (peer == nullptr || offset > size || bytes > size - offset || (source == nullptr && bytes != 0)) return false;
+  if (bytes) std::memcpy(peer + f.data_offset + offset, source, bytes);
+  std::atomic_ref<std::uint32_t>(reinterpret_cast<std::uint32_t*>(peer)[id]).store(value, std::memory_order_release);
+  return true;
+}
+}  // namespace detail
 
 // The notified write (gaspi_write_notify): copies `bytes` from my part of `source` at `source_offset`
 // to `target`'s part of `destination` at `destination_offset`, then sets notification `id` of
 // `destination` at `target` to `value` (non-zero). A target that sees the notification sees the
 // data. Writes from one rank to one target are delivered in order. Returns when the source may be
-// reused.
-void write_notify(const Segment& source, std::size_t source_offset, int target, Segment& destination,
-                  std::size_t destination_offset, std::size_t bytes, NotificationId id,
-                  NotificationValue value);
+// reused. Between node peers this is a memcpy and a release store, inlined here.
+inline void write_notify(const Segment& source, std::size_t source_offset, int target, Segment& destination,
+                         std::size_t destination_offset, std::size_t bytes, NotificationId id,
+                         NotificationValue value) {
+  const detail::SegmentFastPath& f = source.fast_path();
+  std::size_t mine = f.sizes[f.my_rank];
+  if (source_offset <= mine && bytes <= mine - source_offset) {
+    const std::byte* from = f.peer_base[f.my_rank] + f.data_offset + source_offset;
+    if (detail::write_notify_in_node(from, target, destination, destination_offset, bytes, id, value)) return;
+  }
+  detail::write_notify_segment_general(source, source_offset, target, destination, destination_offset, bytes, id,
+                                       value);
+}
+
 // The same from any local memory.
-void write_notify(const void* source, int target, Segment& destination, std::size_t destination_offset,
-                  std::size_t bytes, NotificationId id, NotificationValue value);
+inline void write_notify(const void* source, int target, Segment& destination, std::size_t destination_offset,
+                         std::size_t bytes, NotificationId id, NotificationValue value) {
+  if (!detail::write_notify_in_node(source, target, destination, destination_offset, bytes, id, value))
+    detail::write_notify_general(source, target, destination, destination_offset, bytes, id, value);
+}
+
 // A notification without data.
 void notify(int target, Segment& destination, NotificationId id, NotificationValue value);
 
 // Returns the value of notification `id` of my part and resets it to 0, or 0 if it is not set.
 NotificationValue notify_test(Segment& segment, NotificationId id);
+
 // Waits until notification `id` is set, returns its value and resets it.
-NotificationValue notify_wait(Segment& segment, NotificationId id);
+inline NotificationValue notify_wait(Segment& segment, NotificationId id) {
+  const detail::SegmentFastPath& f = segment.fast_path();
+  if (id < f.notification_count) {
+    std::atomic_ref<std::uint32_t> slot(reinterpret_cast<std::uint32_t*>(f.peer_base[f.my_rank])[id]);
+    if (slot.load(std::memory_order_acquire) != 0) return slot.exchange(0, std::memory_order_acq_rel);
+  }
+  return detail::notify_wait_general(segment, id);
+}
 
 struct Notification {
   NotificationId id;

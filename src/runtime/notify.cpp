@@ -51,20 +51,24 @@ std::string describe_wait(const SegmentState& s, NotificationId first, std::size
 }  // namespace
 }  // namespace detail
 
-void write_notify(const Segment& source, std::size_t source_offset, int target, Segment& destination,
-                  std::size_t destination_offset, std::size_t bytes, NotificationId id, NotificationValue value) {
-  const detail::SegmentState& s = const_cast<Segment&>(source).state();
-  detail::check_range(s, s.w->rank, source_offset, bytes, "write_notify (source)");
-  detail::deliver(s.data() + source_offset, target, destination.state(), destination_offset, bytes, id, value,
-                  "write_notify");
+namespace detail {
+
+void write_notify_segment_general(const Segment& source, std::size_t source_offset, int target, Segment& destination,
+                                  std::size_t destination_offset, std::size_t bytes, NotificationId id,
+                                  NotificationValue value) {
+  const SegmentState& s = const_cast<Segment&>(source).state();
+  check_range(s, s.w->rank, source_offset, bytes, "write_notify (source)");
+  deliver(s.data() + source_offset, target, destination.state(), destination_offset, bytes, id, value, "write_notify");
 }
 
-void write_notify(const void* source, int target, Segment& destination, std::size_t destination_offset,
-                  std::size_t bytes, NotificationId id, NotificationValue value) {
+void write_notify_general(const void* source, int target, Segment& destination, std::size_t destination_offset,
+                          std::size_t bytes, NotificationId id, NotificationValue value) {
   if (source == nullptr && bytes > 0)
     raise(Errc::invalid_argument, "write_notify: source is null but bytes is " + std::to_string(bytes));
-  detail::deliver(source, target, destination.state(), destination_offset, bytes, id, value, "write_notify");
+  deliver(source, target, destination.state(), destination_offset, bytes, id, value, "write_notify");
 }
+
+}  // namespace detail
 
 void notify(int target, Segment& destination, NotificationId id, NotificationValue value) {
   detail::deliver(nullptr, target, destination.state(), 0, 0, id, value, "notify");
@@ -77,7 +81,7 @@ NotificationValue notify_test(Segment& segment, NotificationId id) {
   return detail::take(s.notifications() + id);
 }
 
-NotificationValue notify_wait(Segment& segment, NotificationId id) {
+NotificationValue detail::notify_wait_general(Segment& segment, NotificationId id) {
   detail::SegmentState& s = segment.state();
   detail::check_notification(s, id, "notify_wait");
   std::uint32_t* slot = s.notifications() + id;

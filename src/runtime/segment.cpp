@@ -80,6 +80,12 @@ Segment::Segment(World& world, std::size_t bytes, std::size_t notification_count
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, s.world_window), "MPI_Win_lock_all");
   }
   w.segments.push_back(&s);
+  fast_.peer_base = s.peer_base.data();
+  fast_.sizes = s.sizes.data();
+  fast_.data_offset = s.data_offset;
+  fast_.notification_count = static_cast<std::uint32_t>(notification_count);
+  fast_.ranks = static_cast<std::uint32_t>(w.size);
+  fast_.my_rank = w.rank;
   // Nobody may write into a part before its owner has cleared it.
   check_mpi(MPI_Barrier(w.comm), "MPI_Barrier");
 }

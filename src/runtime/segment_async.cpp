@@ -1,0 +1,195 @@
+// AsyncTransfer: node peers are served at once through shared memory; other nodes through
+// request-based one-sided operations on the segment's world window (which holds a lock_all epoch
+// for its whole life), one operation per call with derived datatypes when there are several runs.
+#include "ghostwire/segment_async.hpp"
+
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ghostwire/error.hpp"
+#include "mpi_check.hpp"
+#include "segment_state.hpp"
+#include "wait.hpp"
+
+namespace ghostwire {
+namespace detail {
+
+// One MPI_Rget/MPI_Rput: `count` items of the types at the two displacements.
+struct OneSidedOperation {
+  MPI_Aint local_displacement;
+  MPI_Datatype local_type;
+  MPI_Aint remote_displacement;
+  MPI_Datatype remote_type;
+  int count;
+};
+
+struct AsyncTransferState {
+  WorldState* w = nullptr;
+  std::vector<MPI_Request> requests;
+  std::vector<std::pair<MPI_Win, int>> flushes;  // puts are complete at the target after a flush
+  std::vector<int> lengths;
+  std::vector<MPI_Aint> local_displacements, remote_displacements;
+
+  bool test() {
+    if (requests.empty() && flushes.empty()) return true;
+    if (w->needs_progress) w->progress();
+    if (!requests.empty()) {
+      int done = 0;
+      check_mpi(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE),
+                "MPI_Testall");
+      if (!done) return false;
+      requests.clear();
+    }
+    for (auto [window, rank] : flushes) check_mpi(MPI_Win_flush(rank, window), "MPI_Win_flush");
+    flushes.clear();
+    return true;
+  }
+
+  // Issues the runs as few one-sided operations as MPI's int counts allow.
+  template <class Issue>
+  void issue(const SegmentState& s, int rank, std::span<const TransferRun> runs, const char* call, Issue&& one) {
+    if (s.world_window == MPI_WIN_NULL)
+      raise(Errc::internal, std::string(call) + ": rank " + std::to_string(rank) +
+                                " is on another node but segment " + std::to_string(s.id) + " has no world window");
+    auto flush_batch = [&] {
+      if (lengths.empty()) return;
+      if (lengths.size() == 1) {
+        one(OneSidedOperation{local_displacements[0], MPI_BYTE, remote_displacements[0], MPI_BYTE, lengths[0]});
+      } else {
+        MPI_Datatype local_type, remote_type;
+        int count = static_cast<int>(lengths.size());
+        check_mpi(MPI_Type_create_hindexed(count, lengths.data(), local_displacements.data(), MPI_BYTE, &local_type),
+                  "MPI_Type_create_hindexed");
+        check_mpi(MPI_Type_create_hindexed(count, lengths.data(), remote_displacements.data(), MPI_BYTE, &remote_type),
+                  "MPI_Type_create_hindexed");
+        check_mpi(MPI_Type_commit(&local_type), "MPI_Type_commit");
+        check_mpi(MPI_Type_commit(&remote_type), "MPI_Type_commit");
+        one(OneSidedOperation{0, local_type, 0, remote_type, 1});
+        // Operations under way complete normally after a free.
+        MPI_Type_free(&local_type);
+        MPI_Type_free(&remote_type);
+      }
+      lengths.clear();
+      local_displacements.clear();
+      remote_displacements.clear();
+    };
+    std::size_t batch_bytes = 0;
+    for (const TransferRun& run : runs) {
+      for (std::size_t done = 0; done < run.bytes; done += max_mpi_chunk) {
+        std::size_t piece = std::min(max_mpi_chunk, run.bytes - done);
+        if (batch_bytes + piece > max_mpi_chunk || lengths.size() >= (std::size_t{1} << 20)) {
+          flush_batch();
+          batch_bytes = 0;
+        }
+        lengths.push_back(static_cast<int>(piece));
+        local_displacements.push_back(static_cast<MPI_Aint>(run.local_offset + done));
+        remote_displacements.push_back(static_cast<MPI_Aint>(s.data_offset + run.remote_offset + done));
+        batch_bytes += piece;
+      }
+    }
+    flush_batch();
+  }
+};
+
+namespace {
+
+void check_runs(const SegmentState& s, int rank, std::span<const TransferRun> runs, const char* call) {
+  for (const TransferRun& run : runs) check_range(s, rank, run.remote_offset, run.bytes, call);
+}
+
+std::string describe_wait(const AsyncTransferState& a) {
+  std::string text = std::to_string(a.requests.size()) + " one-sided operation(s) of an AsyncTransfer (targets:";
+  for (auto [window, rank] : a.flushes) text += " " + std::to_string(rank);
+  return text + (a.flushes.empty() ? " gets only)" : ")");
+}
+
+}  // namespace
+}  // namespace detail
+
+AsyncTransfer::AsyncTransfer(World& world) : state_(std::make_unique<detail::AsyncTransferState>()) {
+  state_->w = &world.state();
+}
+
+AsyncTransfer::~AsyncTransfer() {
+  if (!state_) return;
+  try {
+    wait();
+  } catch (const std::exception&) {
+    // A destructor must not throw; a timeout has printed its diagnostic already.
+  }
+}
+
+AsyncTransfer::AsyncTransfer(AsyncTransfer&&) noexcept = default;
+
+AsyncTransfer& AsyncTransfer::operator=(AsyncTransfer&& other) noexcept {
+  if (this != &other) {
+    if (state_) {
+      try {
+        wait();
+      } catch (const std::exception&) {
+      }
+    }
+    state_ = std::move(other.state_);
+  }
+  return *this;
+}
+
+void AsyncTransfer::get(const Segment& segment, int rank, std::span<const TransferRun> runs, void* local) {
+  using namespace detail;
+  const SegmentState& s = const_cast<Segment&>(segment).state();
+  check_runs(s, rank, runs, "AsyncTransfer::get");
+  auto* out = static_cast<std::byte*>(local);
+  if (const std::byte* peer = s.peer_base[static_cast<std::size_t>(rank)]) {
+    std::atomic_thread_fence(std::memory_order_acquire);
+    for (const TransferRun& run : runs)
+      if (run.bytes) std::memcpy(out + run.local_offset, peer + s.data_offset + run.remote_offset, run.bytes);
+    return;
+  }
+  AsyncTransferState& a = *state_;
+  a.issue(s, rank, runs, "AsyncTransfer::get", [&](const OneSidedOperation& op) {
+    MPI_Request request;
+    check_mpi(MPI_Rget(out + op.local_displacement, op.count, op.local_type, rank, op.remote_displacement, op.count,
+                       op.remote_type, s.world_window, &request),
+              "MPI_Rget");
+    a.requests.push_back(request);
+  });
+}
+
+void AsyncTransfer::put(Segment& segment, int rank, std::span<const TransferRun> runs, const void* local) {
+  using namespace detail;
+  const SegmentState& s = segment.state();
+  check_runs(s, rank, runs, "AsyncTransfer::put");
+  const auto* in = static_cast<const std::byte*>(local);
+  if (std::byte* peer = s.peer_base[static_cast<std::size_t>(rank)]) {
+    for (const TransferRun& run : runs)
+      if (run.bytes) std::memcpy(peer + s.data_offset + run.remote_offset, in + run.local_offset, run.bytes);
+    std::atomic_thread_fence(std::memory_order_release);
+    return;
+  }
+  AsyncTransferState& a = *state_;
+  a.issue(s, rank, runs, "AsyncTransfer::put", [&](const OneSidedOperation& op) {
+    MPI_Request request;
+    check_mpi(MPI_Rput(in + op.local_displacement, op.count, op.local_type, rank, op.remote_displacement, op.count,
+                       op.remote_type, s.world_window, &request),
+              "MPI_Rput");
+    a.requests.push_back(request);
+  });
+  std::pair<MPI_Win, int> target{s.world_window, rank};
+  bool listed = false;
+  for (const auto& f : a.flushes) listed |= f == target;
+  if (!listed) a.flushes.push_back(target);
+}
+
+bool AsyncTransfer::test() { return state_->test(); }
+
+void AsyncTransfer::wait() {
+  detail::AsyncTransferState& a = *state_;
+  detail::wait_until(*a.w, [&] { return a.test(); }, [&] { return detail::describe_wait(a); });
+}
+
+std::size_t AsyncTransfer::pending() const noexcept { return state_->requests.size() + state_->flushes.size(); }
+
+}  // namespace ghostwire
