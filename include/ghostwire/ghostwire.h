@@ -74,6 +74,44 @@ int gw_notify_waitsome(gw_segment_t segment, gw_notification_id_t first, size_t 
                        gw_notification_t* value);
 int gw_notify_reset(gw_segment_t segment, gw_notification_id_t id, gw_notification_t* old_value);
 
+/* Halo plans (see plan.hpp): build once, exchange many times. */
+typedef struct gw_plan* gw_plan_t;
+typedef int gw_region_t;
+enum { GW_SEND = 0, GW_RECEIVE = 1 };
+
+int gw_plan_create(gw_world_t world, const int* neighbours, int neighbour_count, size_t channels, gw_plan_t* plan);
+/* Collective once committed. */
+int gw_plan_destroy(gw_plan_t* plan);
+int gw_plan_add_segment_memory(gw_plan_t plan, gw_segment_t segment, size_t element_size, size_t offset_bytes,
+                               size_t bytes, gw_region_t* region);
+int gw_plan_add_private_memory(gw_plan_t plan, void* base, size_t bytes, size_t element_size, gw_region_t* region);
+/* Appends a piece to the send (GW_SEND) or receive (GW_RECEIVE) message of (channel, neighbour).
+ * Boxes: extents and strides (in elements) from the fastest dimension out, 1 to 3 dimensions. */
+int gw_plan_add_box(gw_plan_t plan, int direction, size_t channel, int neighbour, gw_region_t region, size_t start,
+                    int dimensions, const size_t* extents, const ptrdiff_t* strides);
+int gw_plan_add_indices(gw_plan_t plan, int direction, size_t channel, int neighbour, gw_region_t region,
+                        size_t count, const size_t* indices);
+int gw_plan_add_ranges(gw_plan_t plan, int direction, size_t channel, int neighbour, gw_region_t region,
+                       size_t count, const size_t* starts, const size_t* counts);
+int gw_plan_commit(gw_plan_t plan);
+int gw_plan_send(gw_plan_t plan, size_t channel, int neighbour);
+int gw_plan_test_recv(gw_plan_t plan, size_t channel, int neighbour, int* done);
+int gw_plan_wait_recv(gw_plan_t plan, size_t channel, int neighbour);
+int gw_plan_test_send(gw_plan_t plan, size_t channel, int neighbour, int* done);
+int gw_plan_wait_send(gw_plan_t plan, size_t channel, int neighbour);
+int gw_plan_exchange(gw_plan_t plan);
+int gw_plan_start(gw_plan_t plan);
+int gw_plan_finish(gw_plan_t plan);
+int gw_plan_exchange_channel(gw_plan_t plan, size_t channel);
+int gw_plan_start_channel(gw_plan_t plan, size_t channel);
+int gw_plan_finish_channel(gw_plan_t plan, size_t channel);
+/* Writes a description of the plan's slots (paths, bytes) into text (truncated to capacity). */
+int gw_plan_describe(gw_plan_t plan, char* text, size_t capacity);
+/* Unstructured: ghost entry i is element indices[i] of rank owners[i]'s owned memory. Commits. */
+int gw_plan_create_unstructured(gw_world_t world, gw_segment_t owned, size_t owned_offset_bytes, size_t owned_count,
+                                void* ghosts, size_t ghost_count, const int* owners, const size_t* indices,
+                                size_t element_size, gw_plan_t* plan);
+
 #ifdef __cplusplus
 }
 #endif

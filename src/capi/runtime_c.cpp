@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "c_api_support.hpp"
+#include "runtime_handles.hpp"
 #include "ghostwire/ghostwire.h"
 #include "ghostwire/segment.hpp"
 #include "ghostwire/world.hpp"
@@ -10,14 +11,6 @@ using namespace ghostwire;
 using ghostwire::capi::guarded;
 using ghostwire::capi::require;
 
-struct gw_world {
-  World world;
-  explicit gw_world(MPI_Comm comm) : world(comm) {}
-};
-struct gw_segment {
-  Segment segment;
-  gw_segment(World& world, size_t bytes, size_t notifications) : segment(world, bytes, notifications) {}
-};
 
 namespace ghostwire::capi {
 namespace {

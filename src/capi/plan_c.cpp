@@ -1,0 +1,183 @@
+// C API of halo plans.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "c_api_support.hpp"
+#include "ghostwire/ghostwire.h"
+#include "ghostwire/plan.hpp"
+#include "runtime_handles.hpp"
+
+using namespace ghostwire;
+using ghostwire::capi::guarded;
+using ghostwire::capi::require;
+
+struct gw_plan {
+  Plan plan;
+  explicit gw_plan(Plan&& p) : plan(std::move(p)) {}
+};
+
+namespace {
+
+Plan& plan_of(gw_plan_t p) {
+  require(p, "plan");
+  return p->plan;
+}
+
+void add_piece(gw_plan_t p, int direction, size_t channel, int neighbour, gw_region_t region, const Layout& layout) {
+  if (direction == GW_SEND)
+    plan_of(p).add_send(channel, neighbour, Region{region}, layout);
+  else if (direction == GW_RECEIVE)
+    plan_of(p).add_receive(channel, neighbour, Region{region}, layout);
+  else
+    raise(Errc::invalid_argument, "direction " + std::to_string(direction) + ": expected GW_SEND or GW_RECEIVE");
+}
+
+}  // namespace
+
+extern "C" {
+
+int gw_plan_create(gw_world_t world, const int* neighbours, int neighbour_count, size_t channels, gw_plan_t* plan) {
+  return guarded([&] {
+    require(world, "world");
+    require(plan, "plan");
+    if (neighbour_count < 0) raise(Errc::invalid_argument, "neighbour_count is negative");
+    if (neighbour_count > 0) require(neighbours, "neighbours");
+    std::span<const int> list(neighbours, static_cast<std::size_t>(neighbour_count));
+    *plan = new gw_plan(Plan(world->world, list, channels));
+  });
+}
+
+int gw_plan_destroy(gw_plan_t* plan) {
+  return guarded([&] {
+    require(plan, "plan");
+    delete *plan;
+    *plan = nullptr;
+  });
+}
+
+int gw_plan_add_segment_memory(gw_plan_t p, gw_segment_t segment, size_t element_size, size_t offset_bytes,
+                               size_t bytes, gw_region_t* region) {
+  return guarded([&] {
+    require(segment, "segment");
+    require(region, "region");
+    *region = plan_of(p).add_memory(segment->segment, element_size, offset_bytes, bytes).id;
+  });
+}
+
+int gw_plan_add_private_memory(gw_plan_t p, void* base, size_t bytes, size_t element_size, gw_region_t* region) {
+  return guarded([&] {
+    require(region, "region");
+    *region = plan_of(p).add_memory(base, bytes, element_size).id;
+  });
+}
+
+int gw_plan_add_box(gw_plan_t p, int direction, size_t channel, int neighbour, gw_region_t region, size_t start,
+                    int dimensions, const size_t* extents, const ptrdiff_t* strides) {
+  return guarded([&] {
+    if (dimensions < 1 || dimensions > 3)
+      raise(Errc::invalid_argument, "dimensions " + std::to_string(dimensions) + ": a box has 1 to 3");
+    require(extents, "extents");
+    require(strides, "strides");
+    auto count = static_cast<std::size_t>(dimensions);
+    add_piece(p, direction, channel, neighbour, region,
+              Layout::box(start, std::span<const std::size_t>(extents, count), std::span<const std::ptrdiff_t>(strides, count)));
+  });
+}
+
+int gw_plan_add_indices(gw_plan_t p, int direction, size_t channel, int neighbour, gw_region_t region, size_t count,
+                        const size_t* indices) {
+  return guarded([&] {
+    if (count) require(indices, "indices");
+    add_piece(p, direction, channel, neighbour, region, Layout::indices(std::vector<std::size_t>(indices, indices + count)));
+  });
+}
+
+int gw_plan_add_ranges(gw_plan_t p, int direction, size_t channel, int neighbour, gw_region_t region, size_t count,
+                       const size_t* starts, const size_t* counts) {
+  return guarded([&] {
+    if (count) {
+      require(starts, "starts");
+      require(counts, "counts");
+    }
+    std::vector<Layout::Range> ranges(count);
+    for (std::size_t i = 0; i < count; ++i) ranges[i] = {starts[i], counts[i]};
+    add_piece(p, direction, channel, neighbour, region, Layout::ranges(std::move(ranges)));
+  });
+}
+
+int gw_plan_commit(gw_plan_t p) {
+  return guarded([&] { plan_of(p).commit(); });
+}
+int gw_plan_send(gw_plan_t p, size_t channel, int neighbour) {
+  return guarded([&] { plan_of(p).send(channel, neighbour); });
+}
+int gw_plan_test_recv(gw_plan_t p, size_t channel, int neighbour, int* done) {
+  return guarded([&] {
+    require(done, "done");
+    *done = plan_of(p).test_recv(channel, neighbour) ? 1 : 0;
+  });
+}
+int gw_plan_wait_recv(gw_plan_t p, size_t channel, int neighbour) {
+  return guarded([&] { plan_of(p).wait_recv(channel, neighbour); });
+}
+int gw_plan_test_send(gw_plan_t p, size_t channel, int neighbour, int* done) {
+  return guarded([&] {
+    require(done, "done");
+    *done = plan_of(p).test_send(channel, neighbour) ? 1 : 0;
+  });
+}
+int gw_plan_wait_send(gw_plan_t p, size_t channel, int neighbour) {
+  return guarded([&] { plan_of(p).wait_send(channel, neighbour); });
+}
+int gw_plan_exchange(gw_plan_t p) {
+  return guarded([&] { plan_of(p).exchange(); });
+}
+int gw_plan_start(gw_plan_t p) {
+  return guarded([&] { plan_of(p).start(); });
+}
+int gw_plan_finish(gw_plan_t p) {
+  return guarded([&] { plan_of(p).finish(); });
+}
+int gw_plan_exchange_channel(gw_plan_t p, size_t channel) {
+  return guarded([&] { plan_of(p).exchange(channel); });
+}
+int gw_plan_start_channel(gw_plan_t p, size_t channel) {
+  return guarded([&] { plan_of(p).start(channel); });
+}
+int gw_plan_finish_channel(gw_plan_t p, size_t channel) {
+  return guarded([&] { plan_of(p).finish(channel); });
+}
+
+int gw_plan_describe(gw_plan_t p, char* text, size_t capacity) {
+  return guarded([&] {
+    require(text, "text");
+    if (capacity == 0) return;
+    std::string description = plan_of(p).describe();
+    std::size_t length = std::min(description.size(), capacity - 1);
+    std::memcpy(text, description.data(), length);
+    text[length] = '\0';
+  });
+}
+
+int gw_plan_create_unstructured(gw_world_t world, gw_segment_t owned, size_t owned_offset_bytes, size_t owned_count,
+                                void* ghosts, size_t ghost_count, const int* owners, const size_t* indices,
+                                size_t element_size, gw_plan_t* plan) {
+  return guarded([&] {
+    require(world, "world");
+    require(owned, "owned");
+    require(plan, "plan");
+    if (ghost_count) {
+      require(owners, "owners");
+      require(indices, "indices");
+      require(ghosts, "ghosts");
+    }
+    GhostMap map;
+    map.owner.assign(owners, owners + ghost_count);
+    map.index.assign(indices, indices + ghost_count);
+    *plan = new gw_plan(
+        make_unstructured_plan(world->world, owned->segment, owned_offset_bytes, owned_count, ghosts, map, element_size));
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,102 @@
+/* Halo plans through the C API: a periodic 1-D halo exchange (boxes and ranges), an unstructured
+ * plan, and errors as codes plus messages. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ghostwire/ghostwire.h"
+
+static int failures = 0;
+#define CHECK(cond, ...)                             \
+  do {                                               \
+    if (!(cond)) {                                   \
+      fprintf(stderr, "plan_c_test:%d: ", __LINE__); \
+      fprintf(stderr, __VA_ARGS__);                  \
+      fprintf(stderr, "\n");                         \
+      ++failures;                                    \
+    }                                                \
+  } while (0)
+#define OK(call) CHECK((call) == GW_SUCCESS, "%s: %s", #call, gw_last_error_message())
+
+enum { N = 10 }; /* owned cells; cell 0 and N+1 are ghosts */
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  gw_world_t world;
+  OK(gw_world_create(MPI_COMM_WORLD, &world));
+  int rank, size;
+  gw_world_rank(world, &rank);
+  gw_world_size(world, &size);
+  int right = (rank + 1) % size, left = (rank + size - 1) % size;
+
+  gw_segment_t segment;
+  OK(gw_segment_create(world, (N + 2) * sizeof(double), 16, &segment));
+  double* u;
+  gw_segment_data(segment, (void**)&u);
+  int neighbours[2] = {right, left};
+  gw_plan_t plan;
+  OK(gw_plan_create(world, neighbours, right == left ? 1 : 2, 2, &plan));
+  gw_region_t region;
+  OK(gw_plan_add_segment_memory(plan, segment, sizeof(double), 0, (N + 2) * sizeof(double), &region));
+  /* Channel 0 travels right: my last owned cell to the right neighbour's left ghost. */
+  size_t one = 1, last = N, ghost_right = N + 1;
+  ptrdiff_t unit = 1;
+  OK(gw_plan_add_box(plan, GW_SEND, 0, right, region, N, 1, &one, &unit));
+  OK(gw_plan_add_ranges(plan, GW_RECEIVE, 0, left, region, 1, (size_t[]){0}, &one));
+  /* Channel 1 travels left: my first owned cell to the left neighbour's right ghost. */
+  OK(gw_plan_add_indices(plan, GW_SEND, 1, left, region, 1, &one));
+  OK(gw_plan_add_box(plan, GW_RECEIVE, 1, right, region, ghost_right, 1, &one, &unit));
+  (void)last;
+  OK(gw_plan_commit(plan));
+  char text[512];
+  OK(gw_plan_describe(plan, text, sizeof text));
+  CHECK(strstr(text, "intra-node") || strstr(text, "inter-node"), "describe: %s", text);
+
+  for (int round = 0; round < 20; ++round) {
+    for (int i = 1; i <= N; ++i) u[i] = 1000.0 * round + rank * N + i;
+    u[0] = u[N + 1] = -1;
+    if (round % 2) {
+      OK(gw_plan_exchange(plan));
+    } else {
+      OK(gw_plan_send(plan, 0, right));
+      OK(gw_plan_send(plan, 1, left));
+      OK(gw_plan_wait_recv(plan, 0, left));
+      OK(gw_plan_wait_recv(plan, 1, right));
+      OK(gw_plan_wait_send(plan, 0, right));
+      OK(gw_plan_wait_send(plan, 1, left));
+    }
+    CHECK(u[0] == 1000.0 * round + left * N + N, "round %d left ghost %g", round, u[0]);
+    CHECK(u[N + 1] == 1000.0 * round + right * N + 1, "round %d right ghost %g", round, u[N + 1]);
+    gw_world_barrier(world);
+  }
+
+  /* Errors. */
+  int code = gw_plan_send(plan, 2, right);
+  CHECK(code == GW_ERR_OUT_OF_RANGE && strstr(gw_last_error_message(), "channel 2 is not in [0, 2)"), "%d %s", code,
+        gw_last_error_message());
+  code = gw_plan_add_box(plan, 7, 0, right, region, 0, 1, &one, &unit);
+  CHECK(code == GW_ERR_INVALID_ARGUMENT && strstr(gw_last_error_message(), "GW_SEND or GW_RECEIVE"), "%d %s", code,
+        gw_last_error_message());
+  gw_world_barrier(world);
+  OK(gw_plan_destroy(&plan));
+
+  /* Unstructured: every rank wants owned cells 1 and 3 of its right neighbour. */
+  double ghosts[2] = {-1, -1};
+  int owners[2] = {right, right};
+  size_t indices[2] = {1, 3};
+  gw_plan_t unstructured;
+  OK(gw_plan_create_unstructured(world, segment, 0, N + 2, ghosts, 2, owners, indices, sizeof(double), &unstructured));
+  for (int i = 0; i < N + 2; ++i) u[i] = rank * 100.0 + i;
+  gw_world_barrier(world);
+  OK(gw_plan_exchange(unstructured));
+  CHECK(ghosts[0] == right * 100.0 + 1 && ghosts[1] == right * 100.0 + 3, "unstructured %g %g", ghosts[0], ghosts[1]);
+  gw_world_barrier(world);
+  OK(gw_plan_destroy(&unstructured));
+
+  OK(gw_segment_destroy(&segment));
+  OK(gw_world_destroy(&world));
+  int all = 0;
+  MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) printf("plan_c_test: %s\n", all ? "FAILED" : "passed");
+  MPI_Finalize();
+  return all ? 1 : 0;
+}
