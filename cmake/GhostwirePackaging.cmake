@@ -25,5 +25,8 @@ set(GW_PC_MPI_LIBS "")
 foreach(lib IN LISTS MPI_CXX_LIBRARIES)
   string(APPEND GW_PC_MPI_LIBS " ${lib}")
 endforeach()
+# Relocatable: the prefix is found from the .pc file's own place, so `cmake --install --prefix`
+# anywhere works.
+file(RELATIVE_PATH GW_PC_PREFIX_FROM_PCDIR "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 configure_file(cmake/ghostwire.pc.in ${PROJECT_BINARY_DIR}/ghostwire.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/ghostwire.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
