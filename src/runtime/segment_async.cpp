@@ -101,9 +101,14 @@ void check_runs(const SegmentState& s, int rank, std::span<const TransferRun> ru
 }
 
 std::string describe_wait(const AsyncTransferState& a) {
-  std::string text = std::to_string(a.requests.size()) + " one-sided operation(s) of an AsyncTransfer (targets:";
-  for (auto [window, rank] : a.flushes) text += " " + std::to_string(rank);
-  return text + (a.flushes.empty() ? " gets only)" : ")");
+  std::string text = std::to_string(a.requests.size());
+  text += " one-sided operation(s) of an AsyncTransfer (put targets:";
+  for (auto [window, rank] : a.flushes) {
+    text += ' ';
+    text += std::to_string(rank);
+  }
+  text += a.flushes.empty() ? " none)" : ")";
+  return text;
 }
 
 }  // namespace

@@ -1,0 +1,201 @@
+// Grid<T, N>: an N-d array (N = 1, 2, 3) distributed in blocks over the ranks, each block stored
+// in a ghostwire Segment with a layer of ghost cells around it, so stencils index neighbours
+// directly and halo updates fill the ghosts in place (one copy between node peers).
+//
+//   Grid<double, 2> u(world, {1024, 1024}, Halo<2>(1, Stencil::faces, Boundary::periodic));
+//   u(i, j)          local cell; i in [-width, local_extent(0) + width), ghosts included
+//   u.data()         pointer to local cell (0, 0); u.stride(0) elements between rows
+//   u.at({gi, gj})   any global cell, as a GlobalRef (get/put)
+//   u.update_halo()  fill the ghost cells from the neighbours (collective)
+//
+// Constructing and destroying a grid is collective. Local indices are not range-checked (they
+// are the hot path); global ones are.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include "ghostwire/dist/box.hpp"
+#include "ghostwire/dist/global_ref.hpp"
+#include "ghostwire/dist/halo_update.hpp"
+#include "ghostwire/dist/pattern.hpp"
+#include "ghostwire/segment.hpp"
+#include "ghostwire/world.hpp"
+
+namespace ghostwire {
+
+// Which ghost cells an update fills: the faces only (5-point, 7-point stencils) or the faces,
+// edges and corners (9-point, 27-point).
+enum class Stencil : std::uint8_t { faces, full };
+// What lies beyond the grid's edge in a dimension: nothing (ghost cells there are never written,
+// keep what you store: Dirichlet values), or the other end of the grid.
+enum class Boundary : std::uint8_t { open, periodic };
+
+template <int N>
+struct Halo {
+  Point<N> width{};              // ghost cells on each side, per dimension
+  std::array<bool, N> periodic{};
+  Stencil stencil = Stencil::faces;
+
+  Halo() = default;
+  explicit Halo(Index cells, Stencil shape = Stencil::faces, Boundary boundary = Boundary::open) : stencil(shape) {
+    width.fill(cells);
+    periodic.fill(boundary == Boundary::periodic);
+  }
+  Halo(const Point<N>& cells, Stencil shape = Stencil::faces, Boundary boundary = Boundary::open)
+      : width(cells), stencil(shape) {
+    periodic.fill(boundary == Boundary::periodic);
+  }
+  bool operator==(const Halo&) const = default;
+};
+
+namespace detail {
+struct GridState;
+// A Halo<N> without the template.
+struct HaloSpec {
+  int dimensions = 0;
+  Index width[3] = {0, 0, 0};
+  bool periodic[3] = {false, false, false};
+  Stencil stencil = Stencil::faces;
+};
+}  // namespace detail
+
+// What every grid has regardless of its element type: storage, halo, updates.
+class GridBase {
+ public:
+  GridBase(GridBase&&) noexcept;
+  GridBase& operator=(GridBase&&) noexcept;
+  ~GridBase();  // collective
+
+  World& world() const noexcept;
+  Segment& segment() const noexcept;
+  std::size_t element_size() const noexcept;
+
+  // Fills the ghost cells from the neighbours (collective; the first call builds the plan).
+  void update_halo();
+  // Starts it; the handle's wait() finishes it. See HaloUpdate for what must not be touched meanwhile.
+  [[nodiscard]] HaloHandle update_halo_async();
+  void barrier();
+  std::string describe() const;
+
+  detail::GridState& state() const noexcept { return *state_; }
+
+ protected:
+  GridBase(World& world, const detail::PatternCore& pattern, const detail::HaloSpec& halo, std::size_t element_size);
+  std::byte* origin() const noexcept;            // local cell (0, ..., 0)
+  Index layout_stride(int d) const noexcept;     // in elements
+  Index layout_extent(int d) const noexcept;     // owned cells
+  Index layout_offset(int d) const noexcept;     // global coordinate of local 0
+  GlobalAddress address(const Index* global) const;  // checks the coordinates
+
+ private:
+  std::unique_ptr<detail::GridState> state_;
+};
+
+template <class T, int N>
+class Grid : public GridBase {
+  static_assert(N >= 1 && N <= 3, "Grid: 1, 2 or 3 dimensions");
+  static_assert(std::is_trivially_copyable_v<T>, "Grid: elements must be trivially copyable");
+
+ public:
+  using value_type = T;
+  static constexpr int dimensions = N;
+
+  // The pattern must be blocked (BLOCKED or NONE in every dimension) over world.size() ranks.
+  Grid(World& world, const Pattern<N>& pattern, const Halo<N>& halo = Halo<N>())
+      : GridBase(world, pattern.core(), spec(halo), sizeof(T)), pattern_(pattern), halo_(halo) {
+    origin_ = reinterpret_cast<T*>(origin());
+    for (int d = 0; d < N; ++d) {
+      strides_[d] = layout_stride(d);
+      local_extents_[d] = layout_extent(d);
+      offset_[d] = layout_offset(d);
+    }
+  }
+  // BLOCKED over the balanced team (make_pattern).
+  Grid(World& world, const Point<N>& extents, const Halo<N>& halo = Halo<N>())
+      : Grid(world, make_pattern<N>(extents, world.size()), halo) {}
+
+  // Local cells, ghosts included: index d runs over [-halo().width[d], local_extent(d) + width).
+  template <class... I>
+    requires(sizeof...(I) == N && (std::is_integral_v<I> && ...))
+  T& operator()(I... i) noexcept {
+    return origin_[linear(i...)];
+  }
+  template <class... I>
+    requires(sizeof...(I) == N && (std::is_integral_v<I> && ...))
+  const T& operator()(I... i) const noexcept {
+    return origin_[linear(i...)];
+  }
+  T& operator[](const Point<N>& local) noexcept { return origin_[linear(local)]; }
+  const T& operator[](const Point<N>& local) const noexcept { return origin_[linear(local)]; }
+
+  // For hot loops: pointer to local cell (0, ..., 0) and the element distance per dimension
+  // (stride(N - 1) is 1).
+  T* data() noexcept { return origin_; }
+  const T* data() const noexcept { return origin_; }
+  Index stride(int d) const noexcept { return strides_[d]; }
+  const Point<N>& strides() const noexcept { return strides_; }
+
+  Index local_extent(int d) const noexcept { return local_extents_[d]; }
+  const Point<N>& local_extents() const noexcept { return local_extents_; }
+  Box<N> local_box() const noexcept { return {Point<N>{}, local_extents_}; }  // owned cells, local coordinates
+  Box<N> global_box() const noexcept { return {offset_, local_extents_}; }    // owned cells, global coordinates
+  const Point<N>& offset() const noexcept { return offset_; }                // global coordinates of local 0
+  Point<N> to_global(const Point<N>& local) const noexcept { return shifted(local, 1); }
+  Point<N> to_local(const Point<N>& global) const noexcept { return shifted(global, -1); }
+  // The owned cells inside a global box, in local coordinates (empty if none).
+  Box<N> local_range(const Box<N>& global) const noexcept {
+    Box<N> b = global_box().intersect(global);
+    b.low = to_local(b.low);
+    return b;
+  }
+
+  const Point<N>& extents() const noexcept { return pattern_.extents(); }
+  Index extent(int d) const noexcept { return pattern_.extent(d); }
+  Index size() const noexcept { return pattern_.size(); }
+  const Pattern<N>& pattern() const noexcept { return pattern_; }
+  const Halo<N>& halo() const noexcept { return halo_; }
+
+  // Any cell of the grid by global coordinates (owned cells only, not ghosts); throws
+  // Error(out_of_range) outside extents().
+  GlobalRef<T> at(const Point<N>& global) const { return GlobalRef<T>(address(global.data())); }
+
+ private:
+  static detail::HaloSpec spec(const Halo<N>& halo) {
+    detail::HaloSpec s;
+    s.dimensions = N;
+    for (int d = 0; d < N; ++d) {
+      s.width[d] = halo.width[d];
+      s.periodic[d] = halo.periodic[d];
+    }
+    s.stencil = halo.stencil;
+    return s;
+  }
+  template <class... I>
+  Index linear(I... i) const noexcept {
+    const Index index[] = {static_cast<Index>(i)...};
+    Index at = index[N - 1];
+    for (int d = 0; d < N - 1; ++d) at += index[d] * strides_[d];
+    return at;
+  }
+  Index linear(const Point<N>& p) const noexcept {
+    Index at = p[N - 1];
+    for (int d = 0; d < N - 1; ++d) at += p[d] * strides_[d];
+    return at;
+  }
+  Point<N> shifted(Point<N> p, Index sign) const noexcept {
+    for (int d = 0; d < N; ++d) p[d] += sign * offset_[d];
+    return p;
+  }
+
+  Pattern<N> pattern_;
+  Halo<N> halo_;
+  T* origin_ = nullptr;
+  Point<N> strides_{}, local_extents_{}, offset_{};
+};
+
+}  // namespace ghostwire

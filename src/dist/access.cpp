@@ -1,0 +1,140 @@
+// Global access to grids and arrays: element addresses and the one-sided copy engine.
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include "ghostwire/dist/copy.hpp"
+#include "ghostwire/error.hpp"
+#include "grid_state.hpp"
+
+namespace ghostwire::detail {
+namespace {
+
+std::string describe_box(int n, const Index* low, const Index* extent) {
+  std::ostringstream text;
+  for (int d = 0; d < n; ++d) text << (d ? " x " : "") << "[" << low[d] << ", " << low[d] + extent[d] << ")";
+  return text.str();
+}
+
+struct Stretch {  // cells [start, end) of one dimension owned by one unit
+  int unit;
+  Index start, end;
+};
+
+}  // namespace
+
+void check_array_pattern(const PatternCore& pattern, const World& world) {
+  if (pattern.team_size() != world.size())
+    raise(Errc::invalid_argument, "Array: the pattern's team has " + std::to_string(pattern.team_size()) +
+                                      " ranks but the world has " + std::to_string(world.size()) +
+                                      "; expected a team of world.size() ranks");
+}
+
+GlobalAddress array_address(const PatternCore& pattern, Segment& segment, std::size_t element_size, Index index,
+                            const char* call) {
+  const DimensionMap& m = pattern.map(0);
+  if (index < 0 || index >= m.extent)
+    raise(Errc::out_of_range, std::string(call) + ": index " + std::to_string(index) + " is not in [0, " +
+                                  std::to_string(m.extent) + "), the array's size");
+  GlobalAddress a;
+  a.segment = &segment;
+  a.rank = m.owner(index);
+  a.offset = static_cast<std::size_t>(m.local(index)) * element_size;
+  if (std::byte* peer = segment.peer_data(a.rank)) a.direct = peer + a.offset;
+  return a;
+}
+
+const HaloSpec* halo_of(const GridBase& grid) noexcept { return &grid.state().halo; }
+
+void check_buffer_range(const void* first, const void* last, const char* call) {
+  if (static_cast<const std::byte*>(last) < static_cast<const std::byte*>(first))
+    raise(Errc::invalid_argument, std::string(call) + ": the buffer range ends before it begins (last < first)");
+}
+
+void start_copy(const CopySource& source, const Index* low, const Index* extent, void* buffer, CopyDirection direction,
+                AsyncTransfer& transfer, const char* call) {
+  const PatternCore& pattern = *source.pattern;
+  const int n = pattern.dimensions();
+  const char* what = source.halo ? "grid" : "array";
+  for (int d = 0; d < n; ++d) {
+    Index size = pattern.map(d).extent;
+    if (extent[d] < 0 || low[d] < 0 || low[d] + extent[d] > size) {
+      std::ostringstream text;
+      text << call << ": the range " << describe_box(n, low, extent) << " is not inside the " << what << " (";
+      for (int e = 0; e < n; ++e) text << (e ? " x " : "") << "[0, " << pattern.map(e).extent << ")";
+      text << "); dimension " << d << " reaches [" << low[d] << ", " << low[d] + extent[d] << ")";
+      raise(Errc::out_of_range, text.str());
+    }
+  }
+  Index total = 1;
+  for (int d = 0; d < n; ++d) total *= extent[d];
+  if (total == 0) return;
+  if (buffer == nullptr) raise(Errc::invalid_argument, std::string(call) + ": the buffer is null");
+
+  // Cut every dimension by owner; each combination of stretches is one owner's box.
+  std::vector<std::vector<Stretch>> stretches(static_cast<std::size_t>(n));
+  for (int d = 0; d < n; ++d) {
+    const DimensionMap& m = pattern.map(d);
+    for (Index g = low[d]; g < low[d] + extent[d];) {
+      Index end = std::min(low[d] + extent[d], m.block_end(g));
+      stretches[static_cast<std::size_t>(d)].push_back({m.owner(g), g, end});
+      g = end;
+    }
+  }
+  Index buffer_stride[max_dimensions];
+  buffer_stride[n - 1] = 1;
+  for (int d = n - 2; d >= 0; --d) buffer_stride[d] = buffer_stride[d + 1] * extent[d + 1];
+
+  const std::size_t es = source.element_size;
+  std::map<int, std::vector<TransferRun>> runs;  // by owner, in order
+  std::map<int, BlockLayout> layouts;
+  std::vector<std::size_t> pick(static_cast<std::size_t>(n), 0);
+  for (;;) {
+    int units[max_dimensions];
+    for (int d = 0; d < n; ++d) units[d] = stretches[static_cast<std::size_t>(d)][pick[static_cast<std::size_t>(d)]].unit;
+    int rank = team_rank(n, pattern.team(), units);
+    auto found = layouts.find(rank);
+    if (found == layouts.end()) found = layouts.emplace(rank, block_layout(pattern, source.halo, rank)).first;
+    const BlockLayout& b = found->second;
+    std::vector<TransferRun>& list = runs[rank];
+    // Rows of this owner's box: every combination of the outer coordinates.
+    const Stretch* s[max_dimensions];
+    for (int d = 0; d < n; ++d) s[d] = &stretches[static_cast<std::size_t>(d)][pick[static_cast<std::size_t>(d)]];
+    Index row[max_dimensions];
+    for (int d = 0; d < n; ++d) row[d] = s[d]->start;
+    for (;;) {
+      Index local[max_dimensions], buffer_index = 0;
+      for (int d = 0; d < n; ++d) {
+        local[d] = pattern.map(d).local(row[d]);
+        buffer_index += (row[d] - low[d]) * buffer_stride[d];
+      }
+      // Arrays store by local index; grids by their padded layout (row-major as well).
+      Index element = source.halo ? b.offset(local, n) : local[0];
+      TransferRun run{static_cast<std::size_t>(element) * es, static_cast<std::size_t>(buffer_index) * es,
+                      static_cast<std::size_t>(s[n - 1]->end - s[n - 1]->start) * es};
+      if (!list.empty() && list.back().remote_offset + list.back().bytes == run.remote_offset &&
+          list.back().local_offset + list.back().bytes == run.local_offset)
+        list.back().bytes += run.bytes;
+      else
+        list.push_back(run);
+      int d = n - 2;
+      while (d >= 0 && ++row[d] == s[d]->end) {
+        row[d] = s[d]->start;
+        --d;
+      }
+      if (d < 0) break;
+    }
+    int d = n - 1;
+    while (d >= 0 && ++pick[static_cast<std::size_t>(d)] == stretches[static_cast<std::size_t>(d)].size())
+      pick[static_cast<std::size_t>(d--)] = 0;
+    if (d < 0) break;
+  }
+  for (const auto& [rank, list] : runs) {
+    if (direction == CopyDirection::to_buffer)
+      transfer.get(*source.segment, rank, list, buffer);
+    else
+      transfer.put(*source.segment, rank, list, buffer);
+  }
+}
+
+}  // namespace ghostwire::detail

@@ -1,0 +1,140 @@
+// GridBase: validation, storage and the single-grid halo update of every Grid<T, N>.
+#include <sstream>
+
+#include "ghostwire/error.hpp"
+#include "grid_state.hpp"
+
+namespace ghostwire {
+namespace detail {
+
+BlockLayout block_layout(const PatternCore& pattern, const HaloSpec* halo, int rank) {
+  BlockLayout b;
+  const int n = pattern.dimensions();
+  int units[max_dimensions];
+  team_coords(n, pattern.team(), rank, units);
+  Index padded[max_dimensions];
+  for (int d = 0; d < n; ++d) {
+    const DimensionMap& m = pattern.map(d);
+    b.extent[d] = m.local_extent(units[d]);
+    b.low[d] = std::min(m.extent, static_cast<Index>(units[d]) * m.block);
+    padded[d] = b.extent[d] + (halo ? 2 * halo->width[d] : 0);
+  }
+  Index stride = 1;
+  for (int d = n - 1; d >= 0; --d) {
+    b.stride[d] = stride;
+    b.origin += (halo ? halo->width[d] : 0) * stride;
+    stride *= padded[d];
+  }
+  b.elements = stride;
+  for (int d = 0; d < n; ++d)
+    if (b.extent[d] == 0) b.elements = b.origin = 0;  // an empty block stores nothing, ghosts included
+  return b;
+}
+
+std::string describe_halo(const HaloSpec& halo) {
+  std::ostringstream text;
+  text << "width ";
+  for (int d = 0; d < halo.dimensions; ++d) text << (d ? " x " : "") << halo.width[d];
+  text << ", " << (halo.stencil == Stencil::faces ? "faces only" : "faces, edges and corners") << ", periodic ";
+  for (int d = 0; d < halo.dimensions; ++d) text << (d ? " x " : "") << (halo.periodic[d] ? "yes" : "no");
+  return text.str();
+}
+
+}  // namespace detail
+
+GridBase::GridBase(World& world, const detail::PatternCore& pattern, const detail::HaloSpec& halo,
+                   std::size_t element_size)
+    : state_(std::make_unique<detail::GridState>()) {
+  using namespace detail;
+  if (!pattern.blocked())
+    raise(Errc::invalid_argument, "Grid: the pattern (" + pattern.describe() +
+                                      ") is not blocked; a grid needs BLOCKED or NONE in every dimension "
+                                      "(Array takes any 1-D distribution)");
+  if (pattern.team_size() != world.size())
+    raise(Errc::invalid_argument, "Grid: the pattern's team has " + std::to_string(pattern.team_size()) +
+                                      " ranks but the world has " + std::to_string(world.size()) +
+                                      "; expected a team of world.size() ranks");
+  for (int d = 0; d < halo.dimensions; ++d)
+    if (halo.width[d] < 0)
+      raise(Errc::invalid_argument, "Grid: the halo width of dimension " + std::to_string(d) + " is " +
+                                        std::to_string(halo.width[d]) + "; expected >= 0");
+  GridState& s = *state_;
+  s.world = &world;
+  s.pattern = pattern;
+  s.halo = halo;
+  s.element_size = element_size;
+  s.layout = block_layout(pattern, &halo, world.rank());
+  s.segment = std::make_unique<Segment>(world, static_cast<std::size_t>(s.layout.elements) * element_size);
+  s.origin = s.segment->data() + static_cast<std::size_t>(s.layout.origin) * element_size;
+}
+
+GridBase::GridBase(GridBase&&) noexcept = default;
+GridBase& GridBase::operator=(GridBase&&) noexcept = default;
+GridBase::~GridBase() = default;
+
+World& GridBase::world() const noexcept { return *state_->world; }
+Segment& GridBase::segment() const noexcept { return *state_->segment; }
+std::size_t GridBase::element_size() const noexcept { return state_->element_size; }
+std::byte* GridBase::origin() const noexcept { return state_->origin; }
+Index GridBase::layout_stride(int d) const noexcept { return state_->layout.stride[d]; }
+Index GridBase::layout_extent(int d) const noexcept { return state_->layout.extent[d]; }
+Index GridBase::layout_offset(int d) const noexcept { return state_->layout.low[d]; }
+
+void GridBase::update_halo() {
+  detail::GridState& s = *state_;
+  if (!s.own_update) {
+    GridBase* self = this;
+    s.own_update = std::make_unique<HaloUpdate>(std::span<GridBase* const>(&self, 1));
+  }
+  s.own_update->run();
+}
+
+HaloHandle GridBase::update_halo_async() {
+  detail::GridState& s = *state_;
+  if (!s.own_update) {
+    GridBase* self = this;
+    s.own_update = std::make_unique<HaloUpdate>(std::span<GridBase* const>(&self, 1));
+  }
+  return s.own_update->start();
+}
+
+void GridBase::barrier() { state_->world->barrier(); }
+
+std::string GridBase::describe() const {
+  const detail::GridState& s = *state_;
+  std::ostringstream text;
+  text << "grid of " << s.element_size << "-byte elements, " << s.pattern.describe() << ", halo "
+       << detail::describe_halo(s.halo) << "; rank " << s.world->rank() << " owns ";
+  for (int d = 0; d < s.pattern.dimensions(); ++d)
+    text << (d ? " x " : "") << "[" << s.layout.low[d] << ", " << s.layout.low[d] + s.layout.extent[d] << ")";
+  return text.str();
+}
+
+GlobalAddress GridBase::address(const Index* global) const {
+  const detail::GridState& s = *state_;
+  const int n = s.pattern.dimensions();
+  for (int d = 0; d < n; ++d) {
+    Index extent = s.pattern.map(d).extent;
+    if (global[d] < 0 || global[d] >= extent) {
+      std::ostringstream text;
+      text << "Grid::at: index {";
+      for (int e = 0; e < n; ++e) text << (e ? ", " : "") << global[e];
+      text << "} is outside the grid's extents {";
+      for (int e = 0; e < n; ++e) text << (e ? ", " : "") << s.pattern.map(e).extent;
+      text << "} (dimension " << d << ": " << global[d] << " is not in [0, " << extent << "))";
+      raise(Errc::out_of_range, text.str());
+    }
+  }
+  int rank = s.pattern.owner(global);
+  detail::BlockLayout b = detail::block_layout(s.pattern, &s.halo, rank);
+  Index local[3];
+  for (int d = 0; d < n; ++d) local[d] = global[d] - b.low[d];
+  GlobalAddress a;
+  a.segment = s.segment.get();
+  a.rank = rank;
+  a.offset = static_cast<std::size_t>(b.offset(local, n)) * s.element_size;
+  if (std::byte* peer = s.segment->peer_data(rank)) a.direct = peer + a.offset;
+  return a;
+}
+
+}  // namespace ghostwire

@@ -1,0 +1,44 @@
+// What a grid holds behind its typed face, and how any rank's block is laid out in its segment:
+// row-major, padded by the halo width on both sides of every dimension.
+#pragma once
+
+#include <memory>
+
+#include "ghostwire/dist/grid.hpp"
+#include "ghostwire/dist/halo_update.hpp"
+#include "ghostwire/dist/pattern_core.hpp"
+#include "ghostwire/segment.hpp"
+
+namespace ghostwire::detail {
+
+struct BlockLayout {
+  Index low[3] = {0, 0, 0};     // global coordinates of the first owned cell
+  Index extent[3] = {0, 0, 0};  // owned cells
+  Index stride[3] = {0, 0, 0};  // elements
+  Index origin = 0;             // elements from the start of the part to local cell (0, ...)
+  Index elements = 0;           // the whole padded block
+
+  Index offset(const Index* local, int dimensions) const noexcept {
+    Index at = origin;
+    for (int d = 0; d < dimensions; ++d) at += local[d] * stride[d];
+    return at;
+  }
+};
+
+// `halo` null: no ghost cells (arrays).
+BlockLayout block_layout(const PatternCore& pattern, const HaloSpec* halo, int rank);
+
+struct GridState {
+  World* world = nullptr;
+  PatternCore pattern;
+  HaloSpec halo;
+  std::size_t element_size = 0;
+  BlockLayout layout;  // mine
+  std::unique_ptr<Segment> segment;
+  std::byte* origin = nullptr;
+  std::unique_ptr<HaloUpdate> own_update;  // built by the first update_halo; goes before the segment
+};
+
+std::string describe_halo(const HaloSpec& halo);
+
+}  // namespace ghostwire::detail
