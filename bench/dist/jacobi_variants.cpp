@@ -1,0 +1,138 @@
+// The Jacobi variants: examples/heat_jacobi.cpp's program written on ghostwire Grids and with plain
+// MPI, same kernel arithmetic, same initial state (a hot square in a cold periodic plate).
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "variants.hpp"
+
+namespace distbench {
+namespace {
+
+namespace gw = ghostwire;
+using Grid = gw::Grid<double, 2>;
+constexpr double dt = 0.2;
+
+double initial(Index n, Index i, Index j) { return i >= n / 4 && i < n / 2 && j >= n / 4 && j < n / 2 ? 1.0 : 0.0; }
+
+// The example's kernel, word for word.
+void step(const Grid& u, Grid& v, const gw::Box<2>& box) {
+  for (Index i = box.low[0]; i < box.high()[0]; ++i)
+    for (Index j = box.low[1]; j < box.high()[1]; ++j)
+      v(i, j) = u(i, j) + dt * (u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1) - 4 * u(i, j));
+}
+
+class JacobiGw final : public Variant {
+ public:
+  JacobiGw(gw::World& world, Index n, bool overlap)
+      : n_(n), overlap_(overlap), u_(world, {n, n}, halo()), v_(world, {n, n}, halo()) {
+    gw::for_each_local(u_, [&](const gw::Point<2>& g, double& x) { x = initial(n, g[0], g[1]); });
+  }
+  void run(int count) override {
+    const gw::Box<2> owned = u_.local_box();
+    for (int s = 0; s < count; ++s) {
+      if (overlap_) {
+        gw::HaloHandle update = u_.update_halo_async();
+        step(u_, v_, owned.shrink(1));
+        update.wait();
+        for (const gw::Box<2>& rim : owned.rim(1)) step(u_, v_, rim);
+      } else {
+        u_.update_halo();
+        step(u_, v_, owned);
+      }
+      std::swap(u_, v_);
+    }
+  }
+  bool verify() override { return std::isfinite(checksum()); }
+  double checksum() override {
+    double local = 0;
+    gw::for_each_local(u_, [&](double& x) { local += x * x; });
+    double total = 0;
+    MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    return total;
+  }
+
+ private:
+  static gw::Halo<2> halo() { return gw::Halo<2>(1, gw::Stencil::faces, gw::Boundary::periodic); }
+  Index n_;
+  bool overlap_;
+  Grid u_, v_;
+};
+
+// Plain MPI: the same decomposition, padded arrays, nonblocking face exchange overlapped with the
+// inner cells, the rim after MPI_Waitall.
+class JacobiMpi final : public Variant {
+ public:
+  JacobiMpi(gw::World& world, Index n) : faces_(MPI_COMM_WORLD, gw::make_pattern<2>({n, n}, world.size())) {
+    e0_ = faces_.extent[0];
+    e1_ = faces_.extent[1];
+    s_ = faces_.padded_columns;
+    std::size_t cells = static_cast<std::size_t>((e0_ + 2) * s_);
+    u_.assign(cells, 0.0);
+    v_.assign(cells, 0.0);
+    int rank = 0;
+    MPI_Comm_rank(faces_.cart, &rank);
+    int coords[2];
+    MPI_Cart_coords(faces_.cart, rank, 2, coords);
+    // BLOCKED, as the Grid: blocks of ceil(n / p).
+    int dims[2], periods[2];
+    MPI_Cart_get(faces_.cart, 2, dims, periods, coords);
+    Index b0 = (n + dims[0] - 1) / dims[0], b1 = (n + dims[1] - 1) / dims[1];
+    for (Index i = 0; i < e0_; ++i)
+      for (Index j = 0; j < e1_; ++j) u_[static_cast<std::size_t>((i + 1) * s_ + j + 1)] = initial(n, coords[0] * b0 + i, coords[1] * b1 + j);
+  }
+  void run(int count) override {
+    for (int s = 0; s < count; ++s) {
+      double* u = u_.data();
+      faces_.start(u, requests_);
+      sweep(u, v_.data(), 2, e0_ - 1, 2, e1_ - 1);  // inner cells (padded coordinates)
+      MPI_Waitall(8, requests_, MPI_STATUSES_IGNORE);
+      sweep(u, v_.data(), 1, 1, 1, e1_);            // first row
+      if (e0_ > 1) sweep(u, v_.data(), e0_, e0_, 1, e1_);  // last row
+      sweep(u, v_.data(), 2, e0_ - 1, 1, 1);        // first column
+      if (e1_ > 1) sweep(u, v_.data(), 2, e0_ - 1, e1_, e1_);  // last column
+      std::swap(u_, v_);
+    }
+  }
+  bool verify() override { return std::isfinite(checksum()); }
+  double checksum() override {
+    double local = 0;
+    for (Index i = 1; i <= e0_; ++i)
+      for (Index j = 1; j <= e1_; ++j) {
+        double x = u_[static_cast<std::size_t>(i * s_ + j)];
+        local += x * x;
+      }
+    double total = 0;
+    MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    return total;
+  }
+
+ private:
+  // Rows [i0, i1] and columns [j0, j1], inclusive, padded coordinates.
+  void sweep(const double* u, double* v, Index i0, Index i1, Index j0, Index j1) const {
+    for (Index i = i0; i <= i1; ++i) {
+      const double* c = u + i * s_;
+      double* out = v + i * s_;
+      for (Index j = j0; j <= j1; ++j)
+        out[j] = c[j] + dt * (c[j - s_] + c[j + s_] + c[j - 1] + c[j + 1] - 4 * c[j]);
+    }
+  }
+  MpiFaces faces_;
+  Index e0_ = 0, e1_ = 0, s_ = 0;
+  std::vector<double> u_, v_;
+  MPI_Request requests_[8];
+};
+
+std::unique_ptr<Variant> make_gw(gw::World& world, Index n) { return std::make_unique<JacobiGw>(world, n, true); }
+std::unique_ptr<Variant> make_gw_sync(gw::World& world, Index n) { return std::make_unique<JacobiGw>(world, n, false); }
+std::unique_ptr<Variant> make_mpi(gw::World& world, Index n) { return std::make_unique<JacobiMpi>(world, n); }
+
+}  // namespace
+
+std::vector<VariantInfo> jacobi_variants() {
+  return {{"jacobi-gw", "jacobi", "examples/heat_jacobi: Grid, update_halo_async, inner, wait, rim, swap", make_gw},
+          {"jacobi-gw-sync", "jacobi", "Grid, update_halo(), all cells, swap", make_gw_sync},
+          {"jacobi-mpi", "jacobi", "plain MPI: Irecv/Isend of the faces, inner, Waitall, rim, swap", make_mpi}};
+}
+
+}  // namespace distbench
