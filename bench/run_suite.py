@@ -110,6 +110,22 @@ SUITE: list[Benchmark] = [
         table=Table(row="bytes", value="mbps", title="streaming bandwidth [MB/s]", higher_is_better=True),
         plot=Plot(x="bytes", y="mbps", xlabel="message size [bytes]", ylabel="bandwidth [MB/s]"),
         duels=[("gw-p2p", "gw-rma")]),
+    # The Heat benchmark (issue 4): every gw-heat variant and tile size in one job per launch, each
+    # point the median of 3 runs of about 0.5 s; bench/heat/run_heat_bench.py runs the full matrix.
+    Benchmark(
+        name="heat", program="apps/heat/gw-heat",
+        args=["--variant", "all", "-s", "1024", "-b", "8,16,32,64,128", "--repeat", "3", "--seconds", "0.5"],
+        quick_args=["-s", "512", "-b", "16,64", "--repeat", "1", "--seconds", "0.1"],
+        launches=[Launch("intra"), Launch("intra", ranks=4), Launch("emulated", rpn=1), Launch("multihost")],
+        table=Table(row="bx", value="mupdates_per_s", title="Heat: Mupdates/s by tile size (B x B)",
+                    higher_is_better=True),
+        plot=Plot(x="bx", y="mupdates_per_s", xlabel="tile size B (B x B tiles)", ylabel="Mupdates/s", logy=False),
+        # Goals compare times, lower is better: commfree/gw-pipelined in Mupdates/s is gw-pipelined's
+        # time over commfree's.
+        goals=[Goal("intra", b, "commfree", "gw-pipelined", 1 / (0.90 if b == 8 else 0.95),
+                    f"gw-pipelined within {10 if b == 8 else 5}% of commfree at {b}x{b}") for b in (8, 16, 32, 64, 128)]
+              + [Goal("intra", b, mpi, "gw-pipelined", 1.0, f"gw-pipelined at least as fast as {mpi} at {b}x{b}")
+                 for b in (8, 16, 32, 64, 128) for mpi in ("mpi-blocking", "mpi-nbuffer", "mpi-nbuffer-transposed")]),
 ]
 
 # Column order and short names: the implementations of gw-bench first, anything else after.

@@ -1,7 +1,11 @@
-// gw-heat: the INTERTWinE Heat benchmark. Reads the options, sets up the band of this rank, times
-// the chosen variant's sweeps between two barriers and prints the result (docs/heat.md).
+// gw-heat: the INTERTWinE Heat benchmark. Reads the options, and for every chosen variant and
+// tile size (and repeat) sets up the band of this rank, times the sweeps between two barriers and
+// prints the result (docs/heat.md).
 #include <mpi.h>
 
+#include <algorithm>
+#include <climits>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -49,6 +53,98 @@ std::unique_ptr<PpmImage> open_image(const std::string& path, int rank, MPI_Comm
   return image;
 }
 
+// The variants --variant names, in the table's order; "all" is every variant for this rank count.
+std::vector<const Variant*> chosen_variants(const std::vector<std::string>& names, int ranks) {
+  std::vector<const Variant*> chosen;
+  auto add = [&](const Variant& variant) {
+    if (std::find(chosen.begin(), chosen.end(), &variant) == chosen.end()) chosen.push_back(&variant);
+  };
+  for (const std::string& name : names) {
+    if (name == "all") {
+      for (const Variant& variant : variants()) {
+        if (!variant.single_rank_only || ranks == 1) add(variant);
+      }
+      continue;
+    }
+    const Variant& variant = find_variant(name);
+    if (variant.single_rank_only && ranks != 1) {
+      throw UsageError("variant '" + std::string(variant.name) + "' runs on 1 rank, got " +
+                       std::to_string(ranks) + " (the other variants run on any number)");
+    }
+    add(variant);
+  }
+  return chosen;
+}
+
+struct Configuration {
+  const Variant* variant;
+  Decomposition d;
+  int timesteps = 0;
+  std::vector<double> times;  // of the measured runs
+};
+
+struct FieldOutputs {
+  bool checksum = false;
+  PpmImage* image = nullptr;
+};
+
+// One run on fresh memory: a new solver (with its segments and plans), the initial field and
+// `timesteps` sweeps, timed on rank 0 between two barriers. Returns rank 0's time on every rank.
+double timed_run(const Configuration& c, int timesteps, const std::vector<HeatSource>& sources, MPI_Comm comm,
+                 const FieldOutputs& outputs) {
+  const Decomposition& d = c.d;
+  const std::unique_ptr<Solver> solver = c.variant->create(SolverContext{d, comm});
+  Band band(solver->allocate_band(Band::element_count(d.band_rows, d.cols)), d.band_rows, d.cols);
+  initialise_band(band, d, sources);
+
+  MPI_Barrier(comm);
+  const double start = MPI_Wtime();
+  solver->run(band, timesteps);
+  MPI_Barrier(comm);
+  double time = MPI_Wtime() - start;
+  MPI_Bcast(&time, 1, MPI_DOUBLE, 0, comm);
+
+  if (outputs.checksum || outputs.image != nullptr) {
+    const std::vector<double> field = gather_field(band, d, comm);
+    if (d.rank == 0) {
+      if (outputs.checksum) print_checksums(stdout, field_checksums(field, d.rows, d.cols));
+      if (outputs.image != nullptr) outputs.image->write(field, d.rows + 2, d.cols + 2);
+    }
+  }
+  return time;
+}
+
+// The timesteps for a run of about `seconds`: runs with 1, then more timesteps until one takes a
+// measurable time (these runs also warm up the caches and the MPI connections), then scales.
+int calibrated_timesteps(const Configuration& c, double seconds, const std::vector<HeatSource>& sources,
+                         MPI_Comm comm) {
+  const double measurable = std::min(0.1, seconds / 4);
+  long long timesteps = 1;
+  for (;;) {
+    const double time = timed_run(c, static_cast<int>(timesteps), sources, comm, {});
+    if (time >= measurable || timesteps >= INT_MAX / 64) {
+      const double scaled = std::round(static_cast<double>(timesteps) * seconds / std::max(time, 1e-9));
+      return static_cast<int>(std::clamp(scaled, 1.0, static_cast<double>(INT_MAX)));
+    }
+    const double factor = time > 0 ? std::clamp(std::ceil(1.5 * measurable / time), 2.0, 64.0) : 64.0;
+    timesteps = static_cast<long long>(static_cast<double>(timesteps) * factor);
+  }
+}
+
+RunReport report_of(const Configuration& c, int ranks, const std::vector<HeatSource>& sources, const Options& options) {
+  return RunReport{.variant = c.variant->name,
+                   .ranks = ranks,
+                   .rows = c.d.rows,
+                   .cols = c.d.cols,
+                   .bx = c.d.bx,
+                   .by = c.d.by,
+                   .timesteps = c.timesteps,
+                   .heat_sources = static_cast<int>(sources.size()),
+                   .sources_from = options.conf_file.empty() ? "default" : options.conf_file,
+                   .result_valid = c.variant->result_valid,
+                   .time_s = 0.0};
+}
+
 int run(std::span<char* const> arguments, MPI_Comm comm) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
@@ -59,53 +155,58 @@ int run(std::span<char* const> arguments, MPI_Comm comm) {
     if (rank == 0) std::fputs(usage_text(program_name(arguments[0])).c_str(), stdout);
     return 0;
   }
-  const Variant& variant = find_variant(options.variant);
-  if (variant.single_rank_only && ranks != 1) {
-    throw UsageError("variant '" + std::string(variant.name) + "' runs on 1 rank, got " +
-                     std::to_string(ranks) + " (the mpi-* variants run on any number)");
+  // Every configuration is checked before anything runs.
+  std::vector<Configuration> configurations;
+  for (const Variant* variant : chosen_variants(options.variants, ranks)) {
+    for (const TileSize& tile : options.tiles) {
+      configurations.push_back({variant, decompose(options.rows, options.cols, tile.bx, tile.by, ranks, rank), 0, {}});
+    }
   }
-  const Decomposition d = decompose(options.rows, options.cols, options.bx, options.by, ranks, rank);
+  const bool single_run = configurations.size() == 1 && options.repeat == 1;
+  if ((options.checksum || !options.image_file.empty()) && !single_run) {
+    throw UsageError("--checksum and -o need a single run: one variant, one tile size and --repeat 1");
+  }
   const std::vector<HeatSource> sources = load_heat_sources(options.conf_file, comm);
   std::unique_ptr<PpmImage> image;
   if (!options.image_file.empty()) image = open_image(options.image_file, rank, comm);
 
-  const std::unique_ptr<Solver> solver = variant.create(SolverContext{d, comm});
-  Band band(solver->allocate_band(Band::element_count(d.band_rows, d.cols)), d.band_rows, d.cols);
-  initialise_band(band, d, sources);
-
-  RunReport report{.variant = variant.name,
-                   .ranks = ranks,
-                   .rows = d.rows,
-                   .cols = d.cols,
-                   .bx = d.bx,
-                   .by = d.by,
-                   .timesteps = options.timesteps,
-                   .heat_sources = static_cast<int>(sources.size()),
-                   .sources_from = options.conf_file.empty() ? "default" : options.conf_file,
-                   .result_valid = variant.result_valid,
-                   .time_s = 0.0};
-  if (rank == 0) {
-    print_header(stdout, report);
-    std::fflush(stdout);
+  for (Configuration& c : configurations) {
+    c.timesteps = options.seconds > 0 ? calibrated_timesteps(c, options.seconds, sources, comm) : options.timesteps;
   }
-
-  MPI_Barrier(comm);
-  const double start = MPI_Wtime();
-  solver->run(band, options.timesteps);
-  MPI_Barrier(comm);
-  report.time_s = MPI_Wtime() - start;
-
-  if (rank == 0) {
-    print_result_line(stdout, report);
-    print_json_line(stdout, report);
-    std::fflush(stdout);
-  }
-  if (options.checksum || image) {
-    const std::vector<double> field = gather_field(band, d, comm);
-    if (rank == 0) {
-      if (options.checksum) print_checksums(stdout, field_checksums(field, d.rows, d.cols));
-      if (image) image->write(field, d.rows + 2, d.cols + 2);
+  // Repeats outermost: a disturbance of the machine then hits every configuration alike.
+  for (int run = 1; run <= options.repeat; ++run) {
+    for (Configuration& c : configurations) {
+      RunReport report = report_of(c, ranks, sources, options);
+      if (rank == 0 && run == 1) {
+        print_header(stdout, report);
+        std::fflush(stdout);
+      }
+      report.time_s = timed_run(c, c.timesteps, sources, comm, {options.checksum && single_run, image.get()});
+      c.times.push_back(report.time_s);
+      report.run = run;
+      report.runs = options.repeat;
+      if (rank == 0) {
+        print_result_line(stdout, report);
+        print_json_line(stdout, report);
+        std::fflush(stdout);
+      }
     }
+  }
+  if (!single_run && rank == 0) {
+    std::vector<RunReport> medians;
+    for (Configuration& c : configurations) {
+      RunReport median = report_of(c, ranks, sources, options);
+      std::vector<double> times = c.times;
+      std::sort(times.begin(), times.end());
+      const std::size_t n = times.size();
+      median.time_s = n % 2 == 1 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+      median.run = 0;
+      median.runs = options.repeat;
+      if (options.repeat > 1) print_json_line(stdout, median);
+      medians.push_back(median);
+    }
+    print_summary_table(stdout, medians);
+    std::fflush(stdout);
   }
   return 0;
 }

@@ -49,6 +49,28 @@ void ColumnBlockExchange::relax_tile(int tile_row, int tile_col, int t) {
   }
 }
 
+void ColumnBlockExchange::relax_column_block(int j, int t) {
+  const int last = d_.band_rows;  // band rows 1..last
+  int next = 1;                   // the next row to relax
+  if (d_.has_upper()) {
+    wait_upper(j);
+    if (d_.has_lower() && last == 1) wait_lower(j);  // the first row is also the last
+    relax_column_block_rows(band_, d_, j, 1, 1);
+    first_row_done(j, t);
+    next = 2;
+  }
+  if (d_.has_lower()) {
+    if (next <= last) {
+      relax_column_block_rows(band_, d_, j, next, last - 1);
+      wait_lower(j);
+      relax_column_block_rows(band_, d_, j, last, last);
+    }
+    last_row_done(j, t);
+  } else {
+    relax_column_block_rows(band_, d_, j, next, last);
+  }
+}
+
 void ColumnBlockExchange::wait_upper(int j) {
   MPI_Waitall(2, upper_[j].data(), MPI_STATUSES_IGNORE);
 }

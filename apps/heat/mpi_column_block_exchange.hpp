@@ -32,6 +32,14 @@ class ColumnBlockExchange {
   // may come in any order in which a tile follows its upper and left neighbours, provided the
   // column blocks of the band's first and last tile rows come in ascending order (see mpi_tags.hpp).
   void relax_tile(int tile_row, int tile_col, int t);
+  // All tiles of column block j in sweep t, top to bottom: the same waits and messages as
+  // relax_tile on each, with everything between the first and the last row as one rectangle.
+  void relax_column_block(int tile_col, int t);
+  // Whether the tiles of this tile row wait or send (the band's first and last tile rows, when
+  // there is a rank above or below). Other tile rows can be relaxed as one rectangle.
+  bool communicates(int tile_row) const {
+    return (tile_row == 0 && d_.has_upper()) || (tile_row == d_.tile_rows - 1 && d_.has_lower());
+  }
 
   // Waits for every message still in flight (the last sweep's sends).
   void finish();

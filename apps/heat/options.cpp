@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
+#include <cstdlib>
 #include <optional>
 
 #include "solver.hpp"
@@ -11,7 +12,7 @@
 namespace heat {
 namespace {
 
-enum class Key { size, rows, cols, timesteps, block, bx, by, variant, conf, output, checksum, help };
+enum class Key { size, rows, cols, timesteps, seconds, repeat, block, bx, by, variant, conf, output, checksum, help };
 
 struct OptionSpec {
   char short_name;  // 0: long form only
@@ -27,10 +28,12 @@ constexpr OptionSpec option_specs[] = {
     {'r', "rows", true, Key::rows, "the number of interior rows"},
     {'c', "cols", true, Key::cols, "the number of interior columns"},
     {'t', "timesteps", true, Key::timesteps, "the number of timesteps"},
+    {0, "seconds", true, Key::seconds, "the length of a run in seconds"},
+    {0, "repeat", true, Key::repeat, "the number of runs of each configuration"},
     {'b', "block", true, Key::block, "the tile size"},
     {0, "bx", true, Key::bx, "the number of rows of a tile"},
     {0, "by", true, Key::by, "the number of columns of a tile"},
-    {0, "variant", true, Key::variant, "a variant name"},
+    {0, "variant", true, Key::variant, "a variant name, a comma-separated list or 'all'"},
     {'f', "conf", true, Key::conf, "a config file name"},
     {0, "sources-file", true, Key::conf, "a config file name"},
     {'o', "output", true, Key::output, "an image file name"},
@@ -67,7 +70,38 @@ int positive_int(std::string_view shown_name, const OptionSpec& spec, std::strin
   return static_cast<int>(value);
 }
 
-void apply(Options& options, const OptionSpec& spec, std::string_view shown_name,
+// "8,16,32": each a positive int (named by the option in errors).
+std::vector<int> positive_int_list(std::string_view shown_name, const OptionSpec& spec, std::string_view text,
+                                   long long largest) {
+  std::vector<int> values;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = text.find(',', start);
+    values.push_back(positive_int(shown_name, spec, text.substr(start, comma - start), largest));
+    if (comma == std::string_view::npos) return values;
+    start = comma + 1;
+  }
+}
+
+double positive_seconds(std::string_view shown_name, const OptionSpec& spec, std::string_view text) {
+  const std::string copy(text);
+  char* end = nullptr;
+  const double value = std::strtod(copy.c_str(), &end);
+  if (copy.empty() || end != copy.c_str() + copy.size() || !(value > 0) || value > 1e6) {
+    throw UsageError(std::string(shown_name) + " expects a positive number up to 1e6 (" +
+                     std::string(spec.value_meaning) + "), got '" + copy + "'");
+  }
+  return value;
+}
+
+// What -b, --bx and --by said, combined once all options are read (so their order does not matter).
+struct TileOptions {
+  std::vector<int> blocks = {16};
+  int bx = 0;  // 0: as -b
+  int by = 0;
+};
+
+void apply(Options& options, TileOptions& tiles, const OptionSpec& spec, std::string_view shown_name,
            std::string_view value) {
   switch (spec.key) {
     case Key::size:
@@ -76,12 +110,24 @@ void apply(Options& options, const OptionSpec& spec, std::string_view shown_name
     case Key::rows: options.rows = positive_int(shown_name, spec, value, largest_size); break;
     case Key::cols: options.cols = positive_int(shown_name, spec, value, largest_size); break;
     case Key::timesteps: options.timesteps = positive_int(shown_name, spec, value, INT_MAX); break;
-    case Key::block:
-      options.bx = options.by = positive_int(shown_name, spec, value, largest_size);
+    case Key::seconds: options.seconds = positive_seconds(shown_name, spec, value); break;
+    case Key::repeat: options.repeat = positive_int(shown_name, spec, value, 1000000); break;
+    case Key::block: tiles.blocks = positive_int_list(shown_name, spec, value, largest_size); break;
+    case Key::bx: tiles.bx = positive_int(shown_name, spec, value, largest_size); break;
+    case Key::by: tiles.by = positive_int(shown_name, spec, value, largest_size); break;
+    case Key::variant: {
+      options.variants.clear();
+      std::size_t start = 0;
+      for (;;) {
+        const std::size_t comma = value.find(',', start);
+        const std::string_view name = value.substr(start, comma - start);
+        if (name.empty()) throw UsageError(std::string(shown_name) + " has an empty variant name in '" + std::string(value) + "'");
+        options.variants.emplace_back(name);
+        if (comma == std::string_view::npos) break;
+        start = comma + 1;
+      }
       break;
-    case Key::bx: options.bx = positive_int(shown_name, spec, value, largest_size); break;
-    case Key::by: options.by = positive_int(shown_name, spec, value, largest_size); break;
-    case Key::variant: options.variant = value; break;
+    }
     case Key::conf: options.conf_file = value; break;
     case Key::output: options.image_file = value; break;
     case Key::checksum: options.checksum = true; break;
@@ -97,6 +143,7 @@ void apply(Options& options, const OptionSpec& spec, std::string_view shown_name
 
 Options parse_options(std::span<char* const> arguments) {
   Options options;
+  TileOptions tiles;
   for (std::size_t i = 1; i < arguments.size(); ++i) {
     const std::string_view argument = arguments[i];
     const OptionSpec* spec = nullptr;
@@ -135,15 +182,22 @@ Options parse_options(std::span<char* const> arguments) {
     } else if (attached_value) {
       throw UsageError(shown_name + " takes no value, got '" + std::string(argument) + "'");
     }
-    apply(options, *spec, shown_name, value);
+    apply(options, tiles, *spec, shown_name, value);
     if (options.help) return options;
   }
 
   if (options.rows == 0 || options.cols == 0) {
     throw UsageError("the grid size is missing: give -s N, or -r R and -c C (see --help)");
   }
-  if (options.timesteps == 0) {
-    throw UsageError("the number of timesteps is missing: give -t T (see --help)");
+  if (options.timesteps == 0 && options.seconds == 0) {
+    throw UsageError("the number of timesteps is missing: give -t T, or --seconds S to choose it (see --help)");
+  }
+  if (options.timesteps != 0 && options.seconds != 0) {
+    throw UsageError("give either -t (the timesteps) or --seconds (choose the timesteps), not both");
+  }
+  options.tiles.clear();
+  for (const int block : tiles.blocks) {
+    options.tiles.push_back({tiles.bx != 0 ? tiles.bx : block, tiles.by != 0 ? tiles.by : block});
   }
   return options;
 }
@@ -160,10 +214,15 @@ std::string usage_text(std::string_view program) {
                      "  -r, --rows R        interior rows; R must be divisible by ranks x BX\n"
                      "  -c, --cols C        interior columns; C must be divisible by BY\n"
                      "  -t, --timesteps T   number of sweeps\n"
-                     "  -b, --block B       B x B tiles (default 16)\n"
-                     "      --bx BX         rows of a tile\n"
-                     "      --by BY         columns of a tile\n"
-                     "      --variant NAME  the solver (default mpi-nbuffer), one of:\n";
+                     "  -b, --block B       B x B tiles (default 16); a list (-b 8,16,64) runs each\n"
+                     "      --bx BX         rows of a tile (of every tile size)\n"
+                     "      --by BY         columns of a tile (of every tile size)\n"
+                     "      --seconds S     instead of -t: choose the timesteps of each configuration\n"
+                     "                      so that a run takes about S seconds (calibration runs first)\n"
+                     "      --repeat N      run each configuration N times; prints every run and the\n"
+                     "                      median, and a summary table\n"
+                     "      --variant NAME  the solver (default mpi-nbuffer), a comma-separated list,\n"
+                     "                      or 'all' (every variant for this rank count), of:\n";
   for (const Variant& variant : variants()) {
     std::string name(variant.name);
     name.resize(std::max<std::size_t>(name.size(), 23), ' ');
@@ -175,10 +234,12 @@ std::string usage_text(std::string_view program) {
       "                      '#' starts a comment. Default: the original heat.conf, two sources\n"
       "                      '0.0 0.0 1.0 2.5' and '1.0 0.5 1.0 2.5'\n"
       "  -o, --output FILE   write the final field as a PPM image (the original's format)\n"
-      "      --checksum      print 'checksum NAME VALUE' lines for the final field\n"
+      "      --checksum      print 'checksum NAME VALUE' lines for the final field (one\n"
+      "                      configuration and one run only, as -o)\n"
       "  -h, --help          show this help\n"
       "\n"
-      "Prints one human line and one JSON line with the time and Mupdates/s (R x C x T / time).\n";
+      "Prints one human line and one JSON line per run with the time and Mupdates/s\n"
+      "(R x C x T / time); with several runs also their medians and a summary table.\n";
   return text;
 }
 

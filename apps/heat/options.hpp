@@ -4,16 +4,25 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace heat {
+
+struct TileSize {
+  int bx;  // tile rows
+  int by;  // tile columns
+};
 
 struct Options {
   int rows = 0;  // interior rows R (0: not given)
   int cols = 0;  // interior columns C (0: not given)
-  int timesteps = 0;
-  int bx = 16;  // tile rows; 16 is the original benchmark's default block size
-  int by = 16;  // tile columns
-  std::string variant = "mpi-nbuffer";
+  int timesteps = 0;    // 0: not given
+  double seconds = 0;   // > 0: choose the timesteps of each configuration so a run takes this long
+  int repeat = 1;       // runs of each configuration
+  // -b B[,B...] with --bx/--by replacing every tile's rows/columns; 16 is the original's default.
+  std::vector<TileSize> tiles = {{16, 16}};
+  // --variant NAME[,NAME...]; "all" stays as written (main expands it for the rank count).
+  std::vector<std::string> variants = {"mpi-nbuffer"};
   std::string conf_file;   // empty: the built-in sources of the original heat.conf
   std::string image_file;  // empty: no image
   bool checksum = false;

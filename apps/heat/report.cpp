@@ -2,6 +2,9 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+#include <utility>
+
 namespace heat {
 namespace {
 
@@ -57,13 +60,47 @@ void print_result_line(std::FILE* out, const RunReport& r) {
 }
 
 void print_json_line(std::FILE* out, const RunReport& r) {
+  const std::string which = r.run > 0 ? "\"run\":" + std::to_string(r.run) : std::string("\"statistic\":\"median\"");
   std::fprintf(out,
-               "{\"app\":\"heat\",\"variant\":%s,\"ranks\":%d,\"rows\":%d,\"cols\":%d,\"bx\":%d,"
-               "\"by\":%d,\"timesteps\":%d,\"time_s\":%.9g,\"mupdates_per_s\":%.6g,"
-               "\"rows_per_rank\":%d,\"result_valid\":%s,\"mpi\":%s}\n",
-               json_string(r.variant).c_str(), r.ranks, r.rows, r.cols, r.bx, r.by, r.timesteps,
-               r.time_s, r.mupdates_per_s(), r.rows / r.ranks, r.result_valid ? "true" : "false",
-               json_string(mpi_library()).c_str());
+               "{\"app\":\"heat\",\"bench\":\"heat\",\"variant\":%s,\"impl\":%s,\"ranks\":%d,\"rows\":%d,"
+               "\"cols\":%d,\"bx\":%d,\"by\":%d,\"timesteps\":%d,\"time_s\":%.9g,\"mupdates_per_s\":%.6g,"
+               "\"rows_per_rank\":%d,\"result_valid\":%s,%s,\"runs\":%d,\"mpi\":%s}\n",
+               json_string(r.variant).c_str(), json_string(r.variant).c_str(), r.ranks, r.rows, r.cols, r.bx, r.by,
+               r.timesteps, r.time_s, r.mupdates_per_s(), r.rows / r.ranks, r.result_valid ? "true" : "false",
+               which.c_str(), r.runs, json_string(mpi_library()).c_str());
+}
+
+void print_summary_table(std::FILE* out, const std::vector<RunReport>& medians) {
+  if (medians.empty()) return;
+  std::vector<std::string_view> variants;
+  std::vector<std::pair<int, int>> tiles;
+  for (const RunReport& r : medians) {
+    if (std::find(variants.begin(), variants.end(), r.variant) == variants.end()) variants.push_back(r.variant);
+    if (std::find(tiles.begin(), tiles.end(), std::pair{r.bx, r.by}) == tiles.end()) tiles.emplace_back(r.bx, r.by);
+  }
+  const RunReport& first = medians.front();
+  std::fprintf(out, "\nsummary: Mupdates/s, median of %d run(s); %d x %d interior, %d rank(s)\n", first.runs,
+               first.rows, first.cols, first.ranks);
+  std::fprintf(out, "%-24s", "variant \\ tile");
+  for (const auto& [bx, by] : tiles) {
+    const std::string tile = std::to_string(bx) + "x" + std::to_string(by);
+    std::fprintf(out, "%10s", tile.c_str());
+  }
+  std::fprintf(out, "\n");
+  for (const std::string_view variant : variants) {
+    std::fprintf(out, "%-24.*s", static_cast<int>(variant.size()), variant.data());
+    for (const auto& [bx, by] : tiles) {
+      const auto found = std::find_if(medians.begin(), medians.end(), [&](const RunReport& r) {
+        return r.variant == variant && r.bx == bx && r.by == by;
+      });
+      if (found == medians.end()) {
+        std::fprintf(out, "%10s", "-");
+      } else {
+        std::fprintf(out, "%10.1f", found->mupdates_per_s());
+      }
+    }
+    std::fprintf(out, "\n");
+  }
 }
 
 }  // namespace heat

@@ -1,28 +1,27 @@
-// commfree: every rank sweeps its band exactly as the communicating variants do but never
-// exchanges halos, so its time is the compute-only bound of the others. Its field is not the
-// solution (the halos stay at their initial values).
-#include "solver.hpp"
-#include "tile_kernel.hpp"
+// commfree: gw-pipelined without communication, the compute-only bound of gw-pipelined. The same
+// engine (ColumnPipeline) with no messages runs the same traversal (column block by column block,
+// each block top to bottom as one rectangle), the same kernel, on the same kind of memory (a
+// ghostwire Segment); only the receives, sends and their tests are missing. Its halos keep their
+// initial values, so its field is not the solution.
+#include "column_pipeline.hpp"
+#include "ghostwire_solver.hpp"
 
 namespace heat {
 namespace {
 
-class CommfreeSolver final : public Solver {
+class CommfreeSolver final : public GhostwireSolver {
  public:
-  explicit CommfreeSolver(const Decomposition& d) : d_(d) {}
+  explicit CommfreeSolver(const SolverContext& context) : GhostwireSolver(context, false) {}
 
   void run(Band& band, int timesteps) override {
-    for (int t = 0; t < timesteps; ++t) sweep_tiles_row_major(band, d_);
+    ColumnPipeline(decomposition(), band, nullptr, idle_policy()).run(timesteps);
   }
-
- private:
-  Decomposition d_;
 };
 
 }  // namespace
 
 std::unique_ptr<Solver> make_commfree_solver(const SolverContext& context) {
-  return std::make_unique<CommfreeSolver>(context.decomposition);
+  return std::make_unique<CommfreeSolver>(context);
 }
 
 }  // namespace heat

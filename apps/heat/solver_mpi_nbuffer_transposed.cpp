@@ -1,7 +1,9 @@
 // mpi-nbuffer-transposed: mpi-nbuffer with the tiles in column-major order (the original 09
 // version). A column block's last row is ready after tile_rows tiles instead of after all the
 // tile rows above it, so the lower rank can start its sweep much earlier and the wavefront
-// through the ranks builds up faster, at some cost in cache locality along the rows.
+// through the ranks builds up faster. The tiles of a column block follow each other with no
+// communication except around the first and the last row, so the kernel gets the column block as
+// one tall rectangle (ColumnBlockExchange::relax_column_block): the traversal of gw-pipelined.
 #include "mpi_column_block_exchange.hpp"
 #include "solver.hpp"
 
@@ -15,9 +17,7 @@ class MpiNbufferTransposedSolver final : public Solver {
   void run(Band& band, int timesteps) override {
     ColumnBlockExchange exchange(d_, comm_, band, timesteps);
     for (int t = 0; t < timesteps; ++t) {
-      for (int tile_col = 0; tile_col < d_.tile_cols; ++tile_col) {
-        for (int tile_row = 0; tile_row < d_.tile_rows; ++tile_row) exchange.relax_tile(tile_row, tile_col, t);
-      }
+      for (int tile_col = 0; tile_col < d_.tile_cols; ++tile_col) exchange.relax_column_block(tile_col, t);
     }
     exchange.finish();
   }

@@ -11,6 +11,8 @@ std::unique_ptr<Solver> make_seq_solver(const SolverContext& context);
 std::unique_ptr<Solver> make_mpi_blocking_solver(const SolverContext& context);
 std::unique_ptr<Solver> make_mpi_nbuffer_solver(const SolverContext& context);
 std::unique_ptr<Solver> make_mpi_nbuffer_transposed_solver(const SolverContext& context);
+std::unique_ptr<Solver> make_gw_wavefront_solver(const SolverContext& context);
+std::unique_ptr<Solver> make_gw_pipelined_solver(const SolverContext& context);
 std::unique_ptr<Solver> make_commfree_solver(const SolverContext& context);
 
 namespace {
@@ -23,8 +25,12 @@ constexpr Variant variant_table[] = {
      make_mpi_nbuffer_solver},
     {"mpi-nbuffer-transposed", "mpi-nbuffer, column-major tiles (faster wavefront)", true, false,
      make_mpi_nbuffer_transposed_solver},
-    {"commfree", "no communication: compute-only bound (invalid result)", false, false,
-     make_commfree_solver},
+    {"gw-wavefront", "ghostwire, a channel per column block, sweep by sweep (010)", true, false,
+     make_gw_wavefront_solver},
+    {"gw-pipelined", "ghostwire, a channel per column block, pipelined across sweeps (011)", true,
+     false, make_gw_pipelined_solver},
+    {"commfree", "gw-pipelined without communication: compute-only bound (invalid result)", false,
+     false, make_commfree_solver},
 };
 
 }  // namespace

@@ -1,17 +1,28 @@
-// The Gauss-Seidel update, shared by every variant so that they differ only in communication.
+// The Gauss-Seidel update. Two kernels, one arithmetic:
+//
+//  - relax_rows: the plain loop, row by row, left to right. seq uses it, so the reference result
+//    comes from the simplest possible code.
+//  - relax_block: the fast kernel (skewed_kernel.hpp) that every other variant uses, so that they
+//    differ only in traversal order and communication. It relaxes a rectangle with several rows
+//    or columns in flight at once. Variants call it on the largest rectangles their communication
+//    allows (a column block, the tile rows between the first and the last, part of a tile).
+//
+// Both compute every point as
+//   u[x][y] = 0.25 * (u[x-1][y] + u[x+1][y] + u[x][y-1] + u[x][y+1])
+// summed in exactly this order (the original's), after its upper and left neighbours and before
+// its lower and right ones. Any traversal with that property gives the bits of the lexicographic
+// sweep, which is why tiles, bands, column blocks and skewed kernels change no bit.
 #pragma once
 
 #include "band.hpp"
 #include "decomposition.hpp"
+#include "skewed_kernel.hpp"
 
 namespace heat {
 
-// Updates rows [first_row, first_row + row_count) x columns [first_col, first_col + col_count) of
-// the band in place, row by row, left to right:
-//   u[x][y] = 0.25 * (u[x-1][y] + u[x+1][y] + u[x][y-1] + u[x][y+1])
-// summed in exactly this order (the original's), so any traversal that updates a point after its
-// upper and left neighbours and before its lower and right ones gives the bits of the
-// lexicographic sweep. The left neighbour is carried in a register: it is the value just written.
+// Rows [first_row, first_row + row_count) x columns [first_col, first_col + col_count) of the
+// band, row by row, left to right. The left neighbour is carried in a register: it is the value
+// just written.
 inline void relax_rows(Band& band, int first_row, int row_count, int first_col, int col_count) {
   const std::ptrdiff_t stride = band.stride();
   const int end_col = first_col + col_count;
@@ -28,25 +39,36 @@ inline void relax_rows(Band& band, int first_row, int row_count, int first_col, 
   }
 }
 
+// The same rectangle with the fast kernel: column groups down tall rectangles, row groups across
+// short ones (skewed_kernel.hpp). Empty rectangles are allowed.
+inline void relax_block(Band& band, int first_row, int row_count, int first_col, int col_count) {
+  if (row_count <= 0 || col_count <= 0) return;
+  double* base = band.row(0);
+  if (row_count >= skewed::column_groups_from_rows) {
+    skewed::relax_by_column_groups(base, band.stride(), first_row, row_count, first_col, col_count);
+  } else {
+    skewed::relax_by_row_groups(base, band.stride(), first_row, row_count, first_col, col_count);
+  }
+}
+
 inline void relax_tile(Band& band, const Decomposition& d, int tile_row, int tile_col) {
-  relax_rows(band, d.tile_first_row(tile_row), d.bx, d.tile_first_col(tile_col), d.by);
+  relax_block(band, d.tile_first_row(tile_row), d.bx, d.tile_first_col(tile_col), d.by);
 }
 
 // Rows [first, first + count) of a tile (for variants that act between rows of a tile).
-inline void relax_tile_rows(Band& band, const Decomposition& d, int tile_row, int tile_col,
-                            int first, int count) {
-  relax_rows(band, d.tile_first_row(tile_row) + first, count, d.tile_first_col(tile_col), d.by);
+inline void relax_tile_rows(Band& band, const Decomposition& d, int tile_row, int tile_col, int first, int count) {
+  relax_block(band, d.tile_first_row(tile_row) + first, count, d.tile_first_col(tile_col), d.by);
 }
 
-}  // namespace heat
+// Tile rows [first_tile_row, end_tile_row) across the whole band: one rectangle, for stretches
+// of tiles with no communication between them.
+inline void relax_tile_rows_across(Band& band, const Decomposition& d, int first_tile_row, int end_tile_row) {
+  relax_block(band, d.tile_first_row(first_tile_row), (end_tile_row - first_tile_row) * d.bx, 1, d.cols);
+}
 
-namespace heat {
-
-// One sweep over all tiles of the band in row-major tile order, halos as they are.
-inline void sweep_tiles_row_major(Band& band, const Decomposition& d) {
-  for (int tile_row = 0; tile_row < d.tile_rows; ++tile_row) {
-    for (int tile_col = 0; tile_col < d.tile_cols; ++tile_col) relax_tile(band, d, tile_row, tile_col);
-  }
+// Column block j from band row `first` (1 = the first owned row) to band row `last` inclusive.
+inline void relax_column_block_rows(Band& band, const Decomposition& d, int tile_col, int first, int last) {
+  relax_block(band, first, last - first + 1, d.tile_first_col(tile_col), d.by);
 }
 
 }  // namespace heat

@@ -1,0 +1,68 @@
+#include "column_block_plan.hpp"
+
+#include <ghostwire/layout.hpp>
+
+#include <vector>
+
+namespace heat {
+namespace {
+
+std::vector<int> neighbour_ranks(const Decomposition& d) {
+  std::vector<int> ranks;
+  if (d.has_upper()) ranks.push_back(d.upper());
+  if (d.has_lower()) ranks.push_back(d.lower());
+  return ranks;
+}
+
+}  // namespace
+
+ColumnBlockPlan::ColumnBlockPlan(ghostwire::World& world, ghostwire::Segment& band_memory, const Decomposition& d)
+    : plan_(world, neighbour_ranks(d), static_cast<std::size_t>(d.tile_cols)),
+      rank_(d.rank),
+      upper_(d.has_upper() ? d.upper() : -1),
+      lower_(d.has_lower() ? d.lower() : -1) {
+  const ghostwire::Region band = plan_.add_memory(band_memory, sizeof(double));
+  const std::size_t width = static_cast<std::size_t>(d.cols) + 2;
+  const std::size_t block = static_cast<std::size_t>(d.by);
+  // Band row r, column block j: the BY contiguous doubles from column 1 + j * BY (band.hpp).
+  auto part_of_row = [&](int band_row, int j) {
+    return ghostwire::Layout::contiguous(static_cast<std::size_t>(band_row) * width +
+                                             static_cast<std::size_t>(d.tile_first_col(j)),
+                                         block);
+  };
+  for (int j = 0; j < d.tile_cols; ++j) {
+    const auto channel = static_cast<std::size_t>(j);
+    if (d.has_upper()) {
+      plan_.add_send(channel, upper_, band, part_of_row(1, j));
+      plan_.add_receive(channel, upper_, band, part_of_row(0, j));
+    }
+    if (d.has_lower()) {
+      plan_.add_send(channel, lower_, band, part_of_row(d.band_rows, j));
+      plan_.add_receive(channel, lower_, band, part_of_row(d.band_rows + 1, j));
+    }
+  }
+  plan_.commit();
+
+  block_ = d.by;
+  auto peer_row = [&](int rank, int band_row) -> const double* {
+    const std::byte* part = band_memory.peer_data(rank);
+    if (part == nullptr) return nullptr;
+    return reinterpret_cast<const double*>(part) + static_cast<std::size_t>(band_row) * width;
+  };
+  if (d.has_upper()) upper_source_ = peer_row(upper_, d.band_rows);
+  if (d.has_lower()) lower_source_ = peer_row(lower_, 1);
+}
+
+std::string ColumnBlockPlan::describe() const {
+  const ghostwire::World& world = plan_.world();
+  auto path = [&](int rank) {
+    return std::string(world.shares_memory_with(rank) ? "intra-node" : "inter-node");
+  };
+  std::string text = "rank " + std::to_string(rank_) + ":";
+  if (has_upper()) text += " upper rank " + std::to_string(upper_) + " " + path(upper_);
+  if (has_lower()) text += std::string(has_upper() ? "," : "") + " lower rank " + std::to_string(lower_) + " " + path(lower_);
+  if (!has_upper() && !has_lower()) text += " no neighbours";
+  return text;
+}
+
+}  // namespace heat

@@ -1,0 +1,75 @@
+// The engine of gw-pipelined (and of commfree, which is the same traversal without messages):
+// every column block carries its own sweep counter, as in the GASPI-SHAN 011 version, so column
+// blocks of one rank may be in different sweeps and a rank never waits for a whole sweep.
+//
+// Column block j may do its sweep t (0-based: it has done t sweeps) when
+//   - left:  block j-1 has done sweep t (its new values are j's left neighbours),
+//   - right: block j+1 has done exactly t sweeps (its values after sweep t-1 are j's right
+//            neighbours; it cannot be further, because its own sweep t waits for j),
+//   - upper: the upper rank's last row under block j after its sweep t has been received,
+//   - lower: the lower rank's first row under block j after its sweep t-1 has been received (from
+//            sweep 1 on; the initial lower halo is already in place),
+//   - my first and last row under block j, sent after sweep t-1, have been consumed, so they may
+//     be overwritten.
+// These are exactly the dependencies of the lexicographic sweep, so the result is seq's to the bit.
+// The original has no right-block rule (block j-1 can run ahead into sweep t+1 and read j's values
+// before j has done sweep t) and no left-block rule in 010, so it is not lexicographic.
+//
+// After its sweep t, block j sends its first row up (not after the last sweep: nobody reads it)
+// and its last row down. A halo is received only when the block is otherwise ready for the sweep
+// that needs it, right before the block is relaxed.
+//
+// Counters never differ by more than one between neighbour blocks, so the blocks form a
+// staircase: block 0 may already be in sweep t+1 while block j waits for the upper rank in sweep
+// t. Only the blocks at the corners of the staircase can move; they are all a pass looks at.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "band.hpp"
+#include "column_block_plan.hpp"
+#include "decomposition.hpp"
+#include "idle_passes.hpp"
+
+namespace heat {
+
+class ColumnPipeline {
+ public:
+  // `messages` null: no communication (commfree, or one rank).
+  ColumnPipeline(const Decomposition& d, Band& band, ColumnBlockPlan* messages, const IdlePolicy& idle);
+
+  // `timesteps` sweeps in greedy passes over the column blocks; returns when every block has done
+  // them and every row it sent has been consumed.
+  void run(int timesteps);
+
+ private:
+  struct Block {
+    int done = 0;                 // sweeps completed
+    int upper_received = 0;       // messages copied into the upper halo (the one for sweep t is the (t+1)-th)
+    int lower_received = 0;       // messages copied into the lower halo (the one for sweep t is the t-th)
+    bool first_row_sent = false;  // not yet known to be consumed by the upper rank
+    bool last_row_sent = false;   // not yet known to be consumed by the lower rank
+  };
+
+  enum class Step { none, received, relaxed };
+  // Whether block j's left and right rules hold (it is ready but for messages).
+  bool locally_ready(int j) const;
+  // One step of the state machine of a locally ready block j.
+  Step advance(int j);
+  std::string describe_wait() const;
+
+  const Decomposition& d_;
+  Band& band_;
+  ColumnBlockPlan* messages_;
+  bool has_upper_, has_lower_;
+  IdlePolicy idle_policy_;
+  int timesteps_ = 0;
+  std::vector<Block> blocks_;
+  // The locally ready blocks, ascending: the corners of the staircase of sweep counters. A block
+  // becomes locally ready only when a neighbour block advances, so a pass visits these few blocks
+  // instead of all of them.
+  std::vector<int> ready_;
+};
+
+}  // namespace heat

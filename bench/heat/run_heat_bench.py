@@ -1,0 +1,336 @@
+#!/usr/bin/python3
+"""The Heat benchmark matrix of issue 4: every gw-heat variant on grids 1024^2 and 2048^2 with tiles
+8, 16, 32, 64 and 128, on 2 and 4 ranks in one node and on 2 ranks as emulated nodes and as two
+hosts. Each point is the median of several runs (5 by default), each about a second long: gw-heat
+chooses the timesteps per configuration (--seconds) after calibration runs.
+
+    bench/heat/run_heat_bench.py                     the whole matrix (about an hour on 2 cores)
+    bench/heat/run_heat_bench.py --quick             a smoke test: small grid, 2 tiles, 1 run each
+    bench/heat/run_heat_bench.py --launches intra-2 --grids 1024
+    bench/heat/run_heat_bench.py --report DIR        the table and plot of an earlier run again
+
+Writes to results/heat-<timestamp>/ (or --out): heat.jsonl (one JSON line per run, from gw-heat,
+with the launch added), one log per launch, summary.txt (Mupdates/s per point and the ratios
+gw-pipelined / best MPI variant and gw-pipelined / commfree, checked against the issue's goals),
+heat.png (Mupdates/s against the tile size, a line per variant, a panel per launch and grid) and
+meta.json (machine, load, command).
+
+Timings mean something only on an otherwise idle machine: the load average is recorded and a
+busy machine is reported.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+LAUNCH = ROOT / "scripts" / "launch"
+
+# name -> (scripts/launch path, ranks, ranks per emulated node)
+LAUNCHES = {
+    "intra-2": ("intra", 2, None),
+    "intra-4": ("intra", 4, None),
+    "emulated-2": ("emulated", 2, 1),
+    "emulated-4": ("emulated", 4, 2),
+    "multihost-2": ("multihost", 2, None),
+    "multihost-4": ("multihost", 4, None),
+}
+DEFAULT_LAUNCHES = ["intra-2", "intra-4", "emulated-2", "multihost-2"]
+MPI_VARIANTS = ["mpi-blocking", "mpi-nbuffer", "mpi-nbuffer-transposed"]
+VARIANT_ORDER = MPI_VARIANTS + ["gw-wavefront", "gw-pipelined", "commfree", "seq"]
+SHORT = {"mpi-blocking": "blocking", "mpi-nbuffer": "nbuffer", "mpi-nbuffer-transposed": "nb-transp",
+         "gw-wavefront": "gw-wavefr", "gw-pipelined": "gw-pipel", "commfree": "commfree"}
+# Issue 4: gw-pipelined at least as fast as the best MPI variant at every tile size, and within 5%
+# of commfree from 16x16 up, within 10% at 8x8 (2 ranks, one node).
+GOAL_LAUNCH = "intra-2"
+
+
+def goal_versus_commfree(tile: int) -> float:
+    return 0.90 if tile <= 8 else 0.95
+
+
+# ---------------------------------------------------------------- running
+
+def machine_description() -> dict:
+    model = ""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    return {"host": platform.node(), "cpu": model, "cores": os.cpu_count(), "kernel": platform.release(),
+            "commit": commit, "load_average": os.getloadavg()}
+
+
+def parse_json_line(line: str) -> dict | None:
+    line = line.strip()
+    if not line.startswith("{"):
+        return None
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError:
+        return None
+
+
+def run_launch(name: str, grid: int, opts, out_dir: Path, jsonl) -> bool:
+    path, ranks, rpn = LAUNCHES[name]
+    program = Path(opts.build_dir) / "apps" / "heat" / "gw-heat"
+    command = [str(LAUNCH), "--mpi", opts.mpi, "--path", path, "-n", str(ranks), "--timeout", str(opts.timeout)]
+    if rpn:
+        command += ["--rpn", str(rpn)]
+    command += ["--", str(program), "--variant", opts.variants, "-s", str(grid), "-b", opts.tiles,
+                "--repeat", str(opts.repeats), "--seconds", str(opts.seconds)]
+    print(f"\n== heat {name} {grid}x{grid}: {shlex.join(command)}", flush=True)
+    if opts.dry_run:
+        return True
+    with open(out_dir / f"heat-{name}-{grid}.log", "w") as log:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in process.stdout:
+            log.write(line)
+            record = parse_json_line(line)
+            if record is None:
+                print(line, end="", flush=True)
+                continue
+            if record.get("statistic"):  # gw-heat's own medians: recomputed from the runs
+                continue
+            record["launch"] = name
+            record["path"] = path
+            jsonl.write(json.dumps(record, separators=(",", ":")) + "\n")
+            jsonl.flush()
+        status = process.wait()
+    if status != 0:
+        print(f"!! heat {name} {grid}x{grid} failed with exit status {status}", flush=True)
+    return status == 0
+
+
+# ---------------------------------------------------------------- reporting
+
+def load(out_dir: Path) -> list[dict]:
+    records = []
+    path = out_dir / "heat.jsonl"
+    if path.exists():
+        for line in path.read_text().splitlines():
+            record = parse_json_line(line)
+            if record and "run" in record:
+                records.append(record)
+    return records
+
+
+def medians(records: list[dict]) -> dict[tuple, dict]:
+    """(launch, grid, tile, variant) -> {mupdates_per_s: median, runs: n, spread: (min, max)}"""
+    groups: dict[tuple, list[float]] = {}
+    for r in records:
+        key = (r["launch"], r["rows"], r["bx"], r["variant"])
+        groups.setdefault(key, []).append(r["mupdates_per_s"])
+    return {key: {"median": statistics.median(values), "runs": len(values), "min": min(values), "max": max(values)}
+            for key, values in groups.items()}
+
+
+def ordered(values, order):
+    return [v for v in order if v in values] + sorted(v for v in values if v not in order)
+
+
+def best_mpi(points: dict, launch: str, grid: int, tile: int) -> tuple[str, float] | None:
+    candidates = [(points[(launch, grid, tile, v)]["median"], v) for v in MPI_VARIANTS
+                  if (launch, grid, tile, v) in points]
+    if not candidates:
+        return None
+    value, name = max(candidates)
+    return name, value
+
+
+def summary(records: list[dict]) -> str:
+    points = medians(records)
+    launches = ordered({k[0] for k in points}, list(LAUNCHES))
+    lines = ["Heat benchmark: Mupdates/s, median of the runs per point (higher is better)"]
+    goal_lines = []
+    for launch in launches:
+        for grid in sorted({k[1] for k in points if k[0] == launch}):
+            keys = [k for k in points if k[0] == launch and k[1] == grid]
+            tiles = sorted({k[2] for k in keys})
+            variants = ordered({k[3] for k in keys}, VARIANT_ORDER)
+            runs = sorted({points[k]["runs"] for k in keys})
+            lines.append("")
+            lines.append(f"{launch}, {grid} x {grid} (runs per point: {', '.join(map(str, runs))})")
+            lines.append(f"{'variant':<24}" + "".join(f"{str(t) + 'x' + str(t):>10}" for t in tiles))
+            for variant in variants:
+                cells = []
+                for tile in tiles:
+                    point = points.get((launch, grid, tile, variant))
+                    cells.append(f"{point['median']:>10.1f}" if point else f"{'-':>10}")
+                lines.append(f"{variant:<24}" + "".join(cells))
+            row_mpi, row_free, row_best = [], [], []
+            for tile in tiles:
+                pipelined = points.get((launch, grid, tile, "gw-pipelined"))
+                best = best_mpi(points, launch, grid, tile)
+                free = points.get((launch, grid, tile, "commfree"))
+                ratio_mpi = pipelined["median"] / best[1] if pipelined and best and best[1] > 0 else None
+                ratio_free = pipelined["median"] / free["median"] if pipelined and free and free["median"] > 0 else None
+                row_mpi.append(f"{ratio_mpi:>10.2f}" if ratio_mpi is not None else f"{'-':>10}")
+                row_free.append(f"{ratio_free:>10.2f}" if ratio_free is not None else f"{'-':>10}")
+                row_best.append(f"{SHORT.get(best[0], best[0]) if best else '-':>10}")
+                if launch == GOAL_LAUNCH:
+                    if ratio_mpi is not None:
+                        verdict = "met" if ratio_mpi >= 1.0 else "NOT MET"
+                        goal_lines.append(f"  goal {verdict:>7}: {grid}^2, {tile}x{tile}: gw-pipelined / best MPI "
+                                          f"({best[0]}) = {ratio_mpi:.3f} (at least 1.00)")
+                    if ratio_free is not None:
+                        want = goal_versus_commfree(tile)
+                        verdict = "met" if ratio_free >= want else "NOT MET"
+                        goal_lines.append(f"  goal {verdict:>7}: {grid}^2, {tile}x{tile}: gw-pipelined / commfree "
+                                          f"= {ratio_free:.3f} (at least {want:.2f})")
+            lines.append(f"{'best MPI variant':<24}" + "".join(row_best))
+            lines.append(f"{'gw-pipelined / best MPI':<24}" + "".join(row_mpi))
+            lines.append(f"{'gw-pipelined / commfree':<24}" + "".join(row_free))
+    if goal_lines:
+        lines.append("")
+        lines.append(f"Goals of issue 4 ({GOAL_LAUNCH}):")
+        lines.extend(goal_lines)
+    return "\n".join(lines)
+
+
+def plot(records: list[dict], out_dir: Path) -> Path | None:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"(no plot: matplotlib is missing for {sys.executable}; run this script with /usr/bin/python3)")
+        return None
+    points = medians(records)
+    if not points:
+        return None
+    launches = ordered({k[0] for k in points}, list(LAUNCHES))
+    grids = sorted({k[1] for k in points})
+    variants = ordered({k[3] for k in points}, VARIANT_ORDER)
+    colors = {v: f"C{i}" for i, v in enumerate(variants)}
+    styles = {v: ("--" if v == "commfree" else ":" if v.startswith("mpi") else "-") for v in variants}
+    figure, axes = plt.subplots(len(launches), len(grids), figsize=(5.4 * len(grids), 3.9 * len(launches)),
+                                squeeze=False)
+    for row, launch in enumerate(launches):
+        for col, grid in enumerate(grids):
+            axis = axes[row][col]
+            for variant in variants:
+                xy = sorted((k[2], p["median"]) for k, p in points.items()
+                            if k[0] == launch and k[1] == grid and k[3] == variant)
+                if xy:
+                    axis.plot([x for x, _ in xy], [y for _, y in xy], marker="o", markersize=3, label=variant,
+                              color=colors[variant], linestyle=styles[variant])
+            ranks = LAUNCHES.get(launch, ("?", "?", None))[1]
+            axis.set_title(f"{launch}: {grid}x{grid}, {ranks} ranks", fontsize=10)
+            axis.set_xscale("log", base=2)
+            axis.set_xlabel("tile size (BX = BY)")
+            axis.set_ylabel("Mupdates/s")
+            axis.set_ylim(bottom=0)
+            axis.grid(True, which="both", alpha=0.3)
+            axis.legend(fontsize=7)
+    figure.suptitle("gw-heat: Gauss-Seidel wavefront, median Mupdates/s")
+    figure.tight_layout()
+    path = out_dir / "heat.png"
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
+
+
+def report(out_dir: Path) -> str:
+    records = load(out_dir)
+    if not records:
+        print(f"run_heat_bench: no results in {out_dir}/heat.jsonl")
+        return ""
+    text = summary(records)
+    print("\n" + text)
+    (out_dir / "summary.txt").write_text(text + "\n")
+    image = plot(records, out_dir)
+    if image:
+        print(f"\nplot: {image}")
+    return text
+
+
+# ---------------------------------------------------------------- command line
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true",
+                        help="smoke test: grid 512, tiles 16 and 64, 1 run of about 0.1 s per point")
+    parser.add_argument("--grids", default="1024,2048", help="grid sizes N (N x N), comma separated")
+    parser.add_argument("--tiles", default="8,16,32,64,128", help="tile sizes B (B x B), comma separated")
+    parser.add_argument("--variants", default="all", help="gw-heat --variant (default: all)")
+    parser.add_argument("--launches", default=",".join(DEFAULT_LAUNCHES),
+                        help=f"launches, comma separated, of: {', '.join(LAUNCHES)}")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per point (the median is reported)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="length of a run")
+    parser.add_argument("--build-dir", default=str(ROOT / "build"), help="build tree (default: build/)")
+    parser.add_argument("--mpi", default="openmpi", choices=["openmpi", "mpich"], help="MPI of the build tree")
+    parser.add_argument("--out", help="results folder (default: results/heat-<timestamp>)")
+    parser.add_argument("--timeout", type=int, default=7200, help="seconds per launch")
+    parser.add_argument("--report", metavar="DIR", help="only print the table and draw the plot of DIR")
+    parser.add_argument("--dry-run", action="store_true", help="print the commands only")
+    opts = parser.parse_args()
+
+    if opts.report:
+        return 0 if report(Path(opts.report)) else 1
+    if opts.quick:
+        opts.grids, opts.tiles, opts.repeats, opts.seconds = "512", "16,64", 1, 0.1
+    if opts.repeats < 1 or opts.seconds <= 0:
+        sys.exit("run_heat_bench: --repeats must be at least 1 and --seconds positive")
+    launches = [name for name in opts.launches.split(",") if name]
+    unknown = [name for name in launches if name not in LAUNCHES]
+    if unknown:
+        sys.exit(f"run_heat_bench: unknown launch {', '.join(unknown)} (known: {', '.join(LAUNCHES)})")
+    if opts.mpi != "openmpi" and any(LAUNCHES[n][0] == "multihost" for n in launches):
+        print("run_heat_bench: the multihost launches need Open MPI; skipping them")
+        launches = [n for n in launches if LAUNCHES[n][0] != "multihost"]
+    grids = [int(g) for g in opts.grids.split(",") if g]
+    program = Path(opts.build_dir) / "apps" / "heat" / "gw-heat"
+    if not program.exists() and not opts.dry_run:
+        sys.exit(f"run_heat_bench: {program} does not exist; build it first "
+                 f"(cmake --build {opts.build_dir} --target gw-heat)")
+
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + ("-quick" if opts.quick else "")
+    out_dir = Path(opts.out) if opts.out else ROOT / "results" / f"heat-{stamp}"
+    if not opts.dry_run:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    meta = {"started": datetime.datetime.now().isoformat(timespec="seconds"), "quick": opts.quick,
+            "command": shlex.join(sys.argv), "machine": machine_description(), "launches": launches,
+            "grids": grids, "tiles": opts.tiles, "repeats": opts.repeats, "seconds": opts.seconds}
+    cores = meta["machine"]["cores"] or 1
+    load = meta["machine"]["load_average"][0]
+    print(f"run_heat_bench: results in {out_dir}; load average {load:.2f} on {cores} cores")
+    if load > 0.5 * cores:
+        print("run_heat_bench: warning: the machine is busy; timings will be distorted")
+
+    failures = []
+    jsonl = open(os.devnull, "w") if opts.dry_run else open(out_dir / "heat.jsonl", "a")
+    with jsonl:
+        for name in launches:
+            for grid in grids:
+                if not run_launch(name, grid, opts, out_dir, jsonl):
+                    failures.append(f"{name} {grid}")
+    if opts.dry_run:
+        return 0
+    meta["finished"] = datetime.datetime.now().isoformat(timespec="seconds")
+    meta["load_average_at_end"] = os.getloadavg()
+    meta["failures"] = failures
+    (out_dir / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+    report(out_dir)
+    print(f"\nrun_heat_bench: results, logs, summary.txt and heat.png in {out_dir}")
+    if failures:
+        print("run_heat_bench: FAILED: " + "; ".join(failures))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
