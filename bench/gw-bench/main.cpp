@@ -20,7 +20,7 @@
 namespace gwbench {
 namespace {
 
-std::vector<Subcommand> subcommands() { return {latency_subcommand(), bandwidth_subcommand()}; }
+std::vector<Subcommand> subcommands() { return {latency_subcommand(), bandwidth_subcommand(), halo_subcommand()}; }
 
 // Before MPI_Init we do not know our rank; launchers tell it in the environment. Only the first
 // rank prints, so a usage error appears once, not once per rank.

@@ -26,5 +26,6 @@ struct Subcommand {
 
 Subcommand latency_subcommand();
 Subcommand bandwidth_subcommand();
+Subcommand halo_subcommand();  // halo/halo_subcommand.cpp
 
 }  // namespace gwbench

@@ -1,0 +1,63 @@
+// An Exchanger is one implementation of a case's halo exchange: the thing `gw-bench halo` measures.
+// Each (gw, mpi-isend, mpi-persistent, mpi-alltoallw, mpi-put, raw) is one small class behind this
+// interface, built once per case, collectively, in the same order on every rank.
+//
+// The benchmark writes owned values into field(), calls exchange() on every rank, and checks the
+// ghost values in field() afterwards. exchange() returns when this rank's ghost cells hold the
+// neighbours' current values and this rank may overwrite its owned cells (every neighbour has
+// finished reading them).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ghostwire/segment.hpp"
+#include "halo_case.hpp"
+
+namespace gwbench {
+class RunContext;
+}
+
+namespace gwbench::halo {
+
+class Exchanger {
+ public:
+  virtual ~Exchanger() = default;
+  Exchanger() = default;
+  Exchanger(const Exchanger&) = delete;
+  Exchanger& operator=(const Exchanger&) = delete;
+
+  virtual double* field() = 0;  // the array (case.elements doubles) this implementation exchanges
+  virtual void exchange() = 0;
+  // How ghostwire moves the bytes ("shm", "shm+p2p", "p2p", ...); empty for the others.
+  virtual std::string transport() const { return ""; }
+};
+
+// What every implementation is built from. `shared_field` is the case's array in a ghostwire
+// Segment (so ghostwire's node peers can read it in place); gw and the MPI implementations all
+// exchange on it. raw puts its own copy in its own shared window.
+struct ExchangerSetup {
+  RunContext& context;
+  const HaloCase& halo_case;
+  ghostwire::Segment& shared_field;
+};
+
+// The implementations, in the order of the report's columns.
+const std::vector<std::string>& exchanger_names();
+std::string_view exchanger_summary(std::string_view name);
+bool is_mpi_exchanger(std::string_view name);  // the baselines gw is compared against
+// Why `name` cannot run in this job, or "" when it can.
+std::string unavailable_reason(std::string_view name, const RunContext& context);
+// Collective over MPI_COMM_WORLD.
+std::unique_ptr<Exchanger> make_exchanger(std::string_view name, const ExchangerSetup& setup);
+
+std::unique_ptr<Exchanger> make_gw_exchanger(const ExchangerSetup& setup);
+std::unique_ptr<Exchanger> make_mpi_isend_exchanger(const ExchangerSetup& setup);
+std::unique_ptr<Exchanger> make_mpi_persistent_exchanger(const ExchangerSetup& setup);
+std::unique_ptr<Exchanger> make_mpi_alltoallw_exchanger(const ExchangerSetup& setup);
+std::unique_ptr<Exchanger> make_mpi_put_exchanger(const ExchangerSetup& setup);
+std::unique_ptr<Exchanger> make_raw_exchanger(const ExchangerSetup& setup);
+
+}  // namespace gwbench::halo

@@ -1,0 +1,76 @@
+// gw: a ghostwire Plan over the case's array, which lives in a Segment so node peers read it in
+// place (one copy, no packing); built once, then plan.exchange() per exchange. Grids describe each
+// message as a box; the unstructured case builds its plan with make_unstructured_plan from the
+// ghost map alone, as a user of an unstructured mesh would.
+#include <mpi.h>
+
+#include "exchanger.hpp"
+#include "ghostwire/plan.hpp"
+#include "ghostwire/world.hpp"
+
+namespace gwbench::halo {
+namespace {
+
+ghostwire::Plan build_plan(ghostwire::Segment& segment, const HaloCase& c) {
+  ghostwire::World& world = segment.world();
+  auto* base = reinterpret_cast<double*>(segment.data());
+  if (c.unstructured)
+    return ghostwire::make_unstructured_plan(world, segment, 0, c.owned_elements, base + c.owned_elements, c.ghost_map,
+                                             sizeof(double));
+  // The messages between one pair are told apart by channel: the position of their tag among the
+  // pair's tags in that direction, which both sides list in the same order.
+  auto channels_of = [](const auto& messages) {
+    std::vector<std::size_t> channel(messages.size(), 0);
+    for (std::size_t i = 1; i < messages.size(); ++i)
+      if (messages[i].neighbour == messages[i - 1].neighbour) channel[i] = channel[i - 1] + 1;
+    return channel;
+  };
+  std::vector<std::size_t> send_channel = channels_of(c.sends), receive_channel = channels_of(c.receives);
+  unsigned long channels = 1;
+  for (std::size_t ch : send_channel) channels = std::max<unsigned long>(channels, ch + 1);
+  for (std::size_t ch : receive_channel) channels = std::max<unsigned long>(channels, ch + 1);
+  MPI_Allreduce(MPI_IN_PLACE, &channels, 1, MPI_UNSIGNED_LONG, MPI_MAX, world.comm());
+
+  std::vector<int> neighbours = c.neighbours();
+  ghostwire::Plan plan(world, neighbours, channels);
+  ghostwire::Region field = plan.add_memory(segment, sizeof(double), 0, c.elements * sizeof(double));
+  for (std::size_t i = 0; i < c.sends.size(); ++i)
+    plan.add_send(send_channel[i], c.sends[i].neighbour, field, c.sends[i].layout);
+  for (std::size_t i = 0; i < c.receives.size(); ++i)
+    plan.add_receive(receive_channel[i], c.receives[i].neighbour, field, c.receives[i].layout);
+  plan.commit();
+  return plan;
+}
+
+std::string transport_of(const ghostwire::World& world, const std::vector<int>& neighbours) {
+  bool intra = false, inter = false;
+  for (int n : neighbours) (world.shares_memory_with(n) ? intra : inter) = true;
+  std::string inter_name = ghostwire::transport_name(world.settings().transport);
+  if (intra && inter) return "shm+" + inter_name;
+  return inter ? inter_name : "shm";
+}
+
+class GwExchanger final : public Exchanger {
+ public:
+  explicit GwExchanger(const ExchangerSetup& setup)
+      : segment_(setup.shared_field),
+        plan_(build_plan(setup.shared_field, setup.halo_case)),
+        transport_(transport_of(segment_.world(), setup.halo_case.neighbours())) {}
+
+  double* field() override { return reinterpret_cast<double*>(segment_.data()); }
+  void exchange() override { plan_.exchange(); }
+  std::string transport() const override { return transport_; }
+
+ private:
+  ghostwire::Segment& segment_;
+  ghostwire::Plan plan_;
+  std::string transport_;
+};
+
+}  // namespace
+
+std::unique_ptr<Exchanger> make_gw_exchanger(const ExchangerSetup& setup) {
+  return std::make_unique<GwExchanger>(setup);
+}
+
+}  // namespace gwbench::halo

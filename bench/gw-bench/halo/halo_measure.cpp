@@ -1,0 +1,182 @@
+#include "halo_measure.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <memory>
+#include <stdexcept>
+
+#include "../mpi_call.hpp"
+#include "../run_context.hpp"
+#include "exchanger.hpp"
+#include "field_check.hpp"
+
+namespace gwbench::halo {
+namespace {
+
+constexpr long max_iterations = 100'000'000;
+
+double slowest(double seconds) {
+  mpi_call(MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  return seconds;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  std::size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+class CaseBench {
+ public:
+  CaseBench(RunContext& context, const HaloOptions& options, const HaloCase& c, const std::vector<std::string>& names)
+      : options_(options),
+        check_(c),
+        field_(std::make_unique<ghostwire::Segment>(context.world(), std::max<std::size_t>(1, c.elements) * sizeof(double), 1)),
+        names_(names) {
+    ExchangerSetup setup{context, c, *field_};
+    for (const std::string& name : names) exchangers_.push_back(make_exchanger(name, setup));
+  }
+  ~CaseBench() {
+    // A failed check or wait on one rank: the job is about to be aborted, and the other ranks would
+    // never join the collective destructors, so leave everything as it is.
+    if (std::uncaught_exceptions() > 0) {
+      for (auto& exchanger : exchangers_) (void)exchanger.release();
+      (void)field_.release();
+      return;
+    }
+    // Destruction is collective (plans, windows, communicators): the same order on every rank.
+    while (!exchangers_.empty()) exchangers_.pop_back();
+  }
+
+  // One exchange with every element written beforehand and checked afterwards.
+  void verified_exchange(std::size_t k) {
+    Exchanger& x = *exchangers_[k];
+    std::uint64_t e = next_epochs(1);
+    check_.fill(x.field(), e);
+    x.exchange();
+    check_.check(x.field(), e, names_[k]);
+  }
+
+  // `count` exchanges after a barrier; returns the slowest rank's seconds.
+  double timed(std::size_t k, long count) {
+    Exchanger& x = *exchangers_[k];
+    double* field = x.field();
+    const std::string& name = names_[k];
+    std::uint64_t e = next_epochs(static_cast<std::uint64_t>(count));
+    mpi_call(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+    auto start = std::chrono::steady_clock::now();
+    if (options_.verify == HaloVerify::every) {
+      for (long i = 0; i < count; ++i, ++e) {
+        check_.fill(field, e);
+        x.exchange();
+        check_.check(field, e, name);
+      }
+    } else {
+      for (long i = 0; i < count; ++i, ++e) {
+        check_.stamp_ends(field, e);
+        x.exchange();
+        check_.check_ends(field, e, name);
+      }
+    }
+    return slowest(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+
+  void warm_up(std::size_t k) {
+    if (options_.warmup <= 0) return;
+    double first = timed(k, 1);
+    long more = std::min(options_.warmup - 1, static_cast<long>(options_.min_time / 4 / std::max(first, 1e-9)));
+    if (more > 0) timed(k, more);
+  }
+
+  // The count that makes one repetition last about --min-time: grow a probe until it takes an
+  // eighth of that, then scale. Every rank sees the same (reduced) times, so all decide alike.
+  long calibrate(std::size_t k) {
+    if (options_.iterations > 0) return options_.iterations;
+    const double probe_target = options_.min_time / 8;
+    long n = 1;
+    for (;;) {
+      double seconds = std::max(timed(k, n), 1e-9);
+      if (seconds >= probe_target || n >= max_iterations) {
+        double wanted = std::ceil(static_cast<double>(n) * options_.min_time / seconds);
+        return std::clamp(static_cast<long>(std::min(wanted, 1e18)), 1L, max_iterations);
+      }
+      double grow = std::clamp(1.5 * probe_target / seconds, 2.0, 16.0);
+      n = std::min(max_iterations, static_cast<long>(std::ceil(static_cast<double>(n) * grow)));
+    }
+  }
+
+  std::size_t size() const { return exchangers_.size(); }
+  std::string transport(std::size_t k) const { return exchangers_[k]->transport(); }
+
+ private:
+  // Reserves `count` fresh epochs; values stay exact doubles, or the run stops with a clear error.
+  std::uint64_t next_epochs(std::uint64_t count) {
+    std::uint64_t first = epoch_ + 1;
+    epoch_ += count;
+    if (epoch_ > check_.epoch_limit())
+      throw std::runtime_error("halo: more than " + std::to_string(check_.epoch_limit()) +
+                               " exchanges of one case; the verification values would lose precision "
+                               "(use a smaller --min-time or --iterations)");
+    return first;
+  }
+
+  const HaloOptions& options_;
+  FieldCheck check_;
+  std::unique_ptr<ghostwire::Segment> field_;  // the array gw and the MPI implementations exchange on
+  std::vector<std::string> names_;
+  std::vector<std::unique_ptr<Exchanger>> exchangers_;
+  std::uint64_t epoch_ = 0;
+};
+
+}  // namespace
+
+CaseStats case_stats(const HaloCase& c) {
+  unsigned long long sums[2] = {c.receive_elements() * sizeof(double), c.receives.size()};
+  int neighbours = static_cast<int>(c.neighbours().size());
+  mpi_call(MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+  mpi_call(MPI_Allreduce(MPI_IN_PLACE, &neighbours, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  return {sums[0], static_cast<long>(sums[1]), neighbours};
+}
+
+std::vector<HaloResult> measure_case(RunContext& context, const HaloOptions& o, const HaloCase& c,
+                                     const CaseStats& stats, const std::vector<std::string>& names) {
+  CaseBench bench(context, o, c, names);
+  const std::size_t count = bench.size();
+  for (std::size_t k = 0; k < count; ++k) bench.verified_exchange(k);
+  std::vector<long> iterations;
+  for (std::size_t k = 0; k < count; ++k) {
+    bench.warm_up(k);
+    iterations.push_back(bench.calibrate(k));
+  }
+  std::vector<std::vector<double>> seconds(count);
+  for (int repeat = 0; repeat < o.repeats; ++repeat)
+    for (std::size_t k = 0; k < count; ++k) {
+      seconds[k].push_back(bench.timed(k, iterations[k]));
+      bench.verified_exchange(k);
+    }
+
+  std::vector<HaloResult> results;
+  for (std::size_t k = 0; k < count; ++k) {
+    auto usec = [&](double s) { return s / static_cast<double>(iterations[k]) * 1e6; };
+    HaloResult r;
+    r.case_name = c.name;
+    r.impl = names[k];
+    r.transport = bench.transport(k);
+    r.usec = usec(median(seconds[k]));
+    r.usec_min = usec(*std::min_element(seconds[k].begin(), seconds[k].end()));
+    r.usec_max = usec(*std::max_element(seconds[k].begin(), seconds[k].end()));
+    r.iterations = iterations[k];
+    r.repeats = o.repeats;
+    r.bytes_per_exchange = stats.bytes_per_exchange;
+    r.messages = stats.messages;
+    r.neighbours = stats.neighbours;
+    results.push_back(r);
+  }
+  return results;
+}
+
+}  // namespace gwbench::halo

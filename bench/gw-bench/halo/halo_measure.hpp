@@ -1,0 +1,32 @@
+// Measuring one case: build every implementation on it (collectively), verify each once, warm up
+// and calibrate each, then run the repetitions with the implementations interleaved (so a drift of
+// the machine hits all of them alike) and report the median. All ranks take part in every
+// exchange; a repetition's time is that of the slowest rank.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "halo_case.hpp"
+#include "halo_options.hpp"
+#include "halo_report.hpp"
+
+namespace gwbench {
+class RunContext;
+}
+
+namespace gwbench::halo {
+
+// The size of a case over all ranks (collective).
+struct CaseStats {
+  std::uint64_t bytes_per_exchange = 0;  // ghost bytes received, all ranks
+  long messages = 0;                     // all ranks
+  int neighbours = 0;                    // most of any rank
+};
+CaseStats case_stats(const HaloCase& c);
+
+// Collective over MPI_COMM_WORLD; every rank returns the same results.
+std::vector<HaloResult> measure_case(RunContext& context, const HaloOptions& options, const HaloCase& c,
+                                     const CaseStats& stats, const std::vector<std::string>& implementations);
+
+}  // namespace gwbench::halo

@@ -1,0 +1,31 @@
+// Command-line options of `gw-bench halo`, parsed before MPI starts, identically on every rank, so a
+// mistake is reported once and no job is started.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "halo_case.hpp"
+
+namespace gwbench::halo {
+
+enum class HaloVerify { ends, every };
+enum class HaloFormat { table, json, both };
+
+struct HaloOptions {
+  std::vector<CaseSpec> cases;               // in the order given
+  std::vector<std::string> implementations;  // empty: every one that can run in the job
+  PointCloudOptions point_cloud;
+  double min_time = 0.25;  // seconds per repetition of a (case, implementation) (adaptive count)
+  long iterations = 0;     // > 0: a fixed count instead
+  int repeats = 5;         // the median is reported
+  long warmup = 10;        // exchanges before calibrating
+  HaloVerify verify = HaloVerify::ends;
+  HaloFormat format = HaloFormat::both;
+};
+
+// Throws UsageError for anything it does not understand.
+HaloOptions parse_halo_options(const std::vector<std::string>& args);
+std::string halo_options_help();
+
+}  // namespace gwbench::halo
