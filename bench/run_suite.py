@@ -166,6 +166,24 @@ SUITE.append(Benchmark(
     plot=Plot(x="case", y="usec", xlabel="case", ylabel="time per exchange [usec]", logx=False, bars=True),
     goals=halo_goals()))
 
+# gw-dist-bench (issue 5): Grid::update_halo against the same exchange written with a raw Plan,
+# MPI_Neighbor_alltoallw and Isend/Irecv, and the Jacobi example against the same program in plain
+# MPI, 2 ranks, 1024^2 and 4096^2, in one job per launch. Goals (issue 5): update_halo within 10% of
+# the raw plan and faster than alltoallw; the Jacobi example at least as fast as plain MPI.
+SUITE.append(Benchmark(
+    name="dist", program="bench/gw-dist-bench", args=["--variant", "all", "--sizes", "1024,4096"],
+    quick_args=["--quick"],
+    launches=[Launch("intra"), Launch("emulated", rpn=1), Launch("multihost")],
+    table=Table(row="case", value="usec", title="time per halo update or Jacobi step [usec] (slowest rank)",
+                keep_order=True),
+    plot=Plot(x="case", y="usec", xlabel="case", ylabel="time per operation [usec]", logx=False, bars=True),
+    goals=[goal for n in (1024, 4096) for goal in (
+        Goal("intra", f"halo-{n}", "halo-gw", "halo-plan", 1.10, f"update_halo within 10% of a raw plan at {n}^2"),
+        Goal("intra", f"halo-{n}", "halo-gw", "halo-alltoallw", 1.0,
+             f"update_halo faster than MPI_Neighbor_alltoallw at {n}^2"),
+        Goal("intra", f"jacobi-{n}", "jacobi-gw", "jacobi-mpi", 1.0,
+             f"the Jacobi example at least as fast as plain MPI at {n}^2"))]))
+
 # Column order and short names: the implementations of gw-bench first, anything else after.
 KNOWN_IMPLS = ["gw", "gw-p2p", "gw-rma", "mpi-sendrecv", "mpi-put-flag", "mpi-isend", "mpi-persistent",
                "mpi-alltoallw", "mpi-put", "raw"]
