@@ -29,9 +29,32 @@ struct OneSidedOperation {
 struct AsyncTransferState {
   WorldState* w = nullptr;
   std::vector<MPI_Request> requests;
-  std::vector<std::pair<MPI_Win, int>> flushes;  // puts are complete at the target after a flush
+  // Targets to flush once the requests are complete: puts are complete at the target only after a
+  // flush; gets need a local flush too, because MPICH 4.0 completes the request of an MPI_Rget with
+  // derived datatypes before the data has arrived.
+  struct Flush {
+    MPI_Win window;
+    int rank;
+    bool remote;  // put: MPI_Win_flush; get: MPI_Win_flush_local
+    bool operator==(const Flush&) const = default;
+  };
+  std::vector<Flush> flushes;
   std::vector<int> lengths;
   std::vector<MPI_Aint> local_displacements, remote_displacements;
+  // Freed once the operations using them are complete: MPI allows freeing them at once, but
+  // MPICH 4.0 then loses the data of a pending MPI_Rget on another node.
+  std::vector<MPI_Datatype> types;
+
+  void add_flush(const Flush& flush) {
+    for (const Flush& f : flushes)
+      if (f == flush) return;
+    flushes.push_back(flush);
+  }
+
+  void free_types() {
+    for (MPI_Datatype& type : types) MPI_Type_free(&type);
+    types.clear();
+  }
 
   bool test() {
     if (requests.empty() && flushes.empty()) return true;
@@ -43,8 +66,14 @@ struct AsyncTransferState {
       if (!done) return false;
       requests.clear();
     }
-    for (auto [window, rank] : flushes) check_mpi(MPI_Win_flush(rank, window), "MPI_Win_flush");
+    for (const Flush& f : flushes) {
+      if (f.remote)
+        check_mpi(MPI_Win_flush(f.rank, f.window), "MPI_Win_flush");
+      else
+        check_mpi(MPI_Win_flush_local(f.rank, f.window), "MPI_Win_flush_local");
+    }
     flushes.clear();
+    free_types();
     return true;
   }
 
@@ -68,9 +97,8 @@ struct AsyncTransferState {
         check_mpi(MPI_Type_commit(&local_type), "MPI_Type_commit");
         check_mpi(MPI_Type_commit(&remote_type), "MPI_Type_commit");
         one(OneSidedOperation{0, local_type, 0, remote_type, 1});
-        // Operations under way complete normally after a free.
-        MPI_Type_free(&local_type);
-        MPI_Type_free(&remote_type);
+        types.push_back(local_type);
+        types.push_back(remote_type);
       }
       lengths.clear();
       local_displacements.clear();
@@ -103,11 +131,12 @@ void check_runs(const SegmentState& s, int rank, std::span<const TransferRun> ru
 std::string describe_wait(const AsyncTransferState& a) {
   std::string text = std::to_string(a.requests.size());
   text += " one-sided operation(s) of an AsyncTransfer (put targets:";
-  for (auto [window, rank] : a.flushes) {
+  for (const auto& f : a.flushes) {
+    if (!f.remote) continue;
     text += ' ';
-    text += std::to_string(rank);
+    text += std::to_string(f.rank);
   }
-  text += a.flushes.empty() ? " none)" : ")";
+  text += ")";
   return text;
 }
 
@@ -161,6 +190,7 @@ void AsyncTransfer::get(const Segment& segment, int rank, std::span<const Transf
               "MPI_Rget");
     a.requests.push_back(request);
   });
+  a.add_flush({s.world_window, rank, false});
 }
 
 void AsyncTransfer::put(Segment& segment, int rank, std::span<const TransferRun> runs, const void* local) {
@@ -182,10 +212,7 @@ void AsyncTransfer::put(Segment& segment, int rank, std::span<const TransferRun>
               "MPI_Rput");
     a.requests.push_back(request);
   });
-  std::pair<MPI_Win, int> target{s.world_window, rank};
-  bool listed = false;
-  for (const auto& f : a.flushes) listed |= f == target;
-  if (!listed) a.flushes.push_back(target);
+  a.add_flush({s.world_window, rank, true});
 }
 
 bool AsyncTransfer::test() { return state_->test(); }
