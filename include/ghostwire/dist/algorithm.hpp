@@ -120,8 +120,7 @@ void for_each_local(Array<T>& array, F&& f) {
 template <class A, class B, int N, class F>
 void transform(const Grid<A, N>& in, Grid<B, N>& out, F&& op) {
   detail::require_same_pattern(in.pattern().core(), out.pattern().core(), "transform", "in", "out");
-  auto& source = const_cast<Grid<A, N>&>(in);
-  detail::for_each_owned(out, [&](const Point<N>& global, B& x) { x = op(source[in.to_local(global)]); });
+  detail::for_each_owned(out, [&](const Point<N>& global, B& x) { x = op(in[out.to_local(global)]); });
 }
 // out = op(a, b), cell by cell.
 template <class A, class B, class C, int N, class F>
