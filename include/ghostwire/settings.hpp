@@ -5,6 +5,7 @@
 //   GHOSTWIRE_TIMEOUT=seconds    limit of every wait (default 60)
 //   GHOSTWIRE_ON_TIMEOUT=abort|throw   what a timed-out wait does after printing its diagnostic
 //   GHOSTWIRE_SPIN=n             polls before a waiting rank starts yielding its core
+//   GHOSTWIRE_INTRA_PATH=auto|in-place|staged   how plans move intra-node messages
 #pragma once
 
 #include <string>
@@ -13,6 +14,10 @@ namespace ghostwire {
 
 enum class Transport { rma, p2p };
 enum class TimeoutAction { abort_job, throw_error };
+// Intra-node plan messages: read the sender's data in place (one copy), or pack it on the sender
+// into shared staging first (two copies, but the receiver reads dense cache lines). `automatic`
+// reads in place when at least half of every cache line the layout touches is message data.
+enum class IntraPath { automatic, in_place, staged };
 
 const char* transport_name(Transport transport) noexcept;
 
@@ -24,6 +29,7 @@ struct Settings {
   double timeout_seconds = 60.0;
   TimeoutAction on_timeout = TimeoutAction::abort_job;
   long spin_polls = -1;  // -1: chosen from cores and ranks per node
+  IntraPath intra_path = IntraPath::automatic;
 
   // Reads the GHOSTWIRE_* variables; a malformed value throws Error(invalid_argument) naming it.
   static Settings from_environment();

@@ -17,7 +17,7 @@ namespace detail {
 const char* path_name(SlotPath path) {
   switch (path) {
     case SlotPath::intra: return "intra-node, read in place";
-    case SlotPath::staged: return "intra-node, staged (sender memory is private)";
+    case SlotPath::staged: return "intra-node, staged (packed by the sender: private or sparse data)";
     case SlotPath::inter: return "inter-node, notified write";
   }
   return "?";

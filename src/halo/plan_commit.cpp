@@ -134,10 +134,37 @@ struct SegmentPlan {
   std::vector<std::array<std::size_t, 2>> buffers;    // by slot (receive side)
 };
 
+// Reading a peer's data in place costs one cache-line transfer per line the layout touches; packing
+// on the sender first reads those lines from the sender's own cache and hands over dense lines.
+// A column of a row-major grid touches one line per element (and shares it with the sender's ghost
+// cells, which the sender rewrites during the same exchange), so it is packed; a row is read in
+// place. Measured: 2-D 512^2 split in columns, in place 14-30 us per exchange, staged 3.5 us.
+bool dense_enough_to_read_in_place(const PlanState& p, const std::vector<PieceSpec>& pieces) {
+  constexpr std::size_t cache_line = 64;
+  std::size_t lines = 0, bytes = 0;
+  for (const PieceSpec& piece : pieces) {
+    const RegionSpec& region = p.regions[static_cast<std::size_t>(piece.region)];
+    piece.layout.for_each_run([&](std::size_t first, std::size_t count) {
+      auto address = reinterpret_cast<std::uintptr_t>(region.base + first * region.element_size);
+      std::size_t length = count * region.element_size;
+      lines += (address + length - 1) / cache_line - address / cache_line + 1;
+      bytes += length;
+    });
+  }
+  return lines * cache_line <= 2 * bytes;
+}
+
 SlotPath send_path(const PlanState& p, std::size_t slot) {
   int rank = p.neighbours[slot / p.channels];
   if (!p.world->shares_memory_with(rank)) return SlotPath::inter;
-  return all_in_segments(p, p.send_pieces[slot]) ? SlotPath::intra : SlotPath::staged;
+  const auto& pieces = p.send_pieces[slot];
+  if (!all_in_segments(p, pieces)) return SlotPath::staged;
+  switch (p.w->settings.intra_path) {
+    case IntraPath::in_place: return SlotPath::intra;
+    case IntraPath::staged: return SlotPath::staged;
+    case IntraPath::automatic: break;
+  }
+  return dense_enough_to_read_in_place(p, pieces) ? SlotPath::intra : SlotPath::staged;
 }
 
 SegmentPlan lay_out_segment(const PlanState& p) {

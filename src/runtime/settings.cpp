@@ -58,6 +58,17 @@ Settings Settings::from_environment() {
     else
       raise(Errc::invalid_argument, "GHOSTWIRE_ON_TIMEOUT='" + name + "': expected abort or throw");
   }
+  if (const char* text = variable("GHOSTWIRE_INTRA_PATH")) {
+    std::string name = text;
+    if (name == "auto")
+      settings.intra_path = IntraPath::automatic;
+    else if (name == "in-place")
+      settings.intra_path = IntraPath::in_place;
+    else if (name == "staged")
+      settings.intra_path = IntraPath::staged;
+    else
+      raise(Errc::invalid_argument, "GHOSTWIRE_INTRA_PATH='" + name + "': expected auto, in-place or staged");
+  }
   if (const char* text = variable("GHOSTWIRE_SPIN")) settings.spin_polls = parse_integer("GHOSTWIRE_SPIN", text, 0);
   return settings;
 }

@@ -94,3 +94,13 @@ TEST(Settings, MalformedEnvironmentNamesTheVariable) {
   GW_EXPECT_ERROR(Settings::from_environment(), Errc::invalid_argument, "GHOSTWIRE_RANKS_PER_NODE", "two");
   if (rpn) setenv("GHOSTWIRE_RANKS_PER_NODE", keep_rpn.c_str(), 1); else unsetenv("GHOSTWIRE_RANKS_PER_NODE");
 }
+
+TEST(Settings, IntraPathChoice) {
+  setenv("GHOSTWIRE_INTRA_PATH", "sideways", 1);
+  GW_EXPECT_ERROR(Settings::from_environment(), Errc::invalid_argument, "GHOSTWIRE_INTRA_PATH", "sideways",
+                  "auto, in-place or staged");
+  setenv("GHOSTWIRE_INTRA_PATH", "staged", 1);
+  EXPECT_EQ(Settings::from_environment().intra_path, IntraPath::staged);
+  unsetenv("GHOSTWIRE_INTRA_PATH");
+  EXPECT_EQ(Settings::from_environment().intra_path, IntraPath::automatic);
+}

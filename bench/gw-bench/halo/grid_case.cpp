@@ -1,5 +1,5 @@
 // The 2-D and 3-D grid cases: a non-periodic block decomposition of N^d doubles over the ranks
-// (MPI_Dims_create; rank order x fastest), each block stored with `halo` ghost layers on every side
+// (MPI_Dims_create, its first dimension on the slowest axis; rank order x fastest), each block stored with `halo` ghost layers on every side
 // in a C array a[z][y][x]. A rank sends the owned cells next to each side that has a neighbour and
 // receives that neighbour's cells into its ghost layer: faces only, or faces, edges and corners.
 #include <mpi.h>
@@ -105,7 +105,10 @@ HaloCase make_grid_case(const CaseSpec& spec, int rank, int size) {
   const int dims = spec.kind == CaseSpec::Kind::grid2d ? 2 : 3;
   int grid[3] = {0, 0, 0};
   MPI_Dims_create(size, dims, grid);
-  Vec procs{grid[0], grid[1], dims > 2 ? grid[2] : 1};
+  // As MPI_Cart_create lays out a C array: dimension 0 of the process grid (the largest) splits the
+  // slowest array axis, so 2 ranks split rows (contiguous halos), as an MPI programmer would.
+  Vec procs{1, 1, 1};
+  for (int a = 0; a < dims; ++a) procs[a] = grid[dims - 1 - a];
   for (int a = 0; a < dims; ++a)
     if (spec.size / procs[a] < spec.halo)
       throw UsageError("case " + spec.name + ": " + std::to_string(spec.size) + " cells split over " +
