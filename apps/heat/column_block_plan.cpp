@@ -2,6 +2,7 @@
 
 #include <ghostwire/layout.hpp>
 
+#include <span>
 #include <vector>
 
 namespace heat {
@@ -16,38 +17,37 @@ std::vector<int> neighbour_ranks(const Decomposition& d) {
 
 }  // namespace
 
-ColumnBlockPlan::ColumnBlockPlan(ghostwire::World& world, ghostwire::Segment& band_memory, const Decomposition& d)
+ColumnBlockPlan::ColumnBlockPlan(ghostwire::World& world, ghostwire::Segment& band_memory, const Band& band,
+                                 const Decomposition& d)
     : plan_(world, neighbour_ranks(d), static_cast<std::size_t>(d.tile_cols)),
       rank_(d.rank),
       upper_(d.has_upper() ? d.upper() : -1),
       lower_(d.has_lower() ? d.lower() : -1) {
-  const ghostwire::Region band = plan_.add_memory(band_memory, sizeof(double));
-  const std::size_t width = static_cast<std::size_t>(d.cols) + 2;
+  const ghostwire::Region memory = plan_.add_memory(band_memory, sizeof(double));
   const std::size_t block = static_cast<std::size_t>(d.by);
   // Band row r, column block j: the BY contiguous doubles from column 1 + j * BY (band.hpp).
   auto part_of_row = [&](int band_row, int j) {
-    return ghostwire::Layout::contiguous(static_cast<std::size_t>(band_row) * width +
-                                             static_cast<std::size_t>(d.tile_first_col(j)),
-                                         block);
+    return ghostwire::Layout::contiguous(band.index_of(band_row, d.tile_first_col(j)), block);
   };
   for (int j = 0; j < d.tile_cols; ++j) {
     const auto channel = static_cast<std::size_t>(j);
     if (d.has_upper()) {
-      plan_.add_send(channel, upper_, band, part_of_row(1, j));
-      plan_.add_receive(channel, upper_, band, part_of_row(0, j));
+      plan_.add_send(channel, upper_, memory, part_of_row(1, j));
+      plan_.add_receive(channel, upper_, memory, part_of_row(0, j));
     }
     if (d.has_lower()) {
-      plan_.add_send(channel, lower_, band, part_of_row(d.band_rows, j));
-      plan_.add_receive(channel, lower_, band, part_of_row(d.band_rows + 1, j));
+      plan_.add_send(channel, lower_, memory, part_of_row(d.band_rows, j));
+      plan_.add_receive(channel, lower_, memory, part_of_row(d.band_rows + 1, j));
     }
   }
   plan_.commit();
 
   block_ = d.by;
   auto peer_row = [&](int rank, int band_row) -> const double* {
-    const std::byte* part = band_memory.peer_data(rank);
+    std::byte* part = band_memory.peer_data(rank);
     if (part == nullptr) return nullptr;
-    return reinterpret_cast<const double*>(part) + static_cast<std::size_t>(band_row) * width;
+    const std::span<double> storage(reinterpret_cast<double*>(part), band_memory.size_of(rank) / sizeof(double));
+    return Band(storage, d.band_rows, d.cols).row(band_row);
   };
   if (d.has_upper()) upper_source_ = peer_row(upper_, d.band_rows);
   if (d.has_lower()) lower_source_ = peer_row(lower_, 1);

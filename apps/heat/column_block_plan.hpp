@@ -23,15 +23,15 @@
 #include <cstddef>
 #include <string>
 
+#include "band.hpp"
 #include "decomposition.hpp"
 
 namespace heat {
 
 class ColumnBlockPlan {
  public:
-  // Collective over the world (Plan::commit). `band_memory` holds the band in the layout of
-  // band.hpp.
-  ColumnBlockPlan(ghostwire::World& world, ghostwire::Segment& band_memory, const Decomposition& d);
+  // Collective over the world (Plan::commit). `band_memory` holds `band` (band.hpp) at its start.
+  ColumnBlockPlan(ghostwire::World& world, ghostwire::Segment& band_memory, const Band& band, const Decomposition& d);
 
   bool has_upper() const { return upper_ >= 0; }
   bool has_lower() const { return lower_ >= 0; }
@@ -62,9 +62,10 @@ class ColumnBlockPlan {
 
  private:
   std::ptrdiff_t offset_of_block(int j) const { return 1 + static_cast<std::ptrdiff_t>(j) * block_; }
+  // 8 doubles: a cache line; column blocks start on one when BY is a multiple of 8 (band.hpp).
   void prefetch(const double* first) const {
-    for (int k = 0; k < block_; k += 8) __builtin_prefetch(first + k);  // 8 doubles: a cache line
-    __builtin_prefetch(first + block_ - 1);  // the rows are not line aligned
+    for (int k = 0; k < block_; k += 8) __builtin_prefetch(first + k);
+    __builtin_prefetch(first + block_ - 1);  // other widths may end in one more line
   }
 
   ghostwire::Plan plan_;
@@ -73,7 +74,7 @@ class ColumnBlockPlan {
   int lower_ = -1;
   int block_ = 1;  // BY
   // Column 0 of the node peers' rows that my halos copy: the upper rank's last row, the lower
-  // rank's first row (null off-node). Every band has the same layout (band.hpp).
+  // rank's first row (null off-node), found by laying a Band over their part of the segment.
   const double* upper_source_ = nullptr;
   const double* lower_source_ = nullptr;
 };

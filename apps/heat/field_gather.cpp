@@ -11,10 +11,17 @@ std::vector<double> gather_field(const Band& band, const Decomposition& d, MPI_C
   MPI_Type_contiguous(width, MPI_DOUBLE, &row_type);
   MPI_Type_commit(&row_type);
 
+  // The band's rows are padded (band.hpp): the owned rows are a vector of rows, one stride apart.
+  // (Not a row type resized to the stride: Open MPI 4.1.4 then loses part of the root's last row
+  // in its local copy.)
+  MPI_Datatype owned_rows = MPI_DATATYPE_NULL;
+  MPI_Type_vector(d.band_rows, width, static_cast<int>(band.stride()), MPI_DOUBLE, &owned_rows);
+  MPI_Type_commit(&owned_rows);
+
   std::vector<double> field;
   if (d.rank == 0) field.resize(static_cast<std::size_t>(d.rows + 2) * static_cast<std::size_t>(width));
-  MPI_Gather(band.row(1), d.band_rows, row_type, d.rank == 0 ? field.data() + width : nullptr,
-             d.band_rows, row_type, 0, comm);
+  MPI_Gather(band.row(1), 1, owned_rows, d.rank == 0 ? field.data() + width : nullptr, d.band_rows, row_type, 0,
+             comm);
 
   const int last = d.ranks - 1;
   double* bottom = d.rank == 0 ? field.data() + static_cast<std::size_t>(d.rows + 1) * width : nullptr;
@@ -26,6 +33,7 @@ std::vector<double> gather_field(const Band& band, const Decomposition& d, MPI_C
   } else if (d.rank == 0) {
     MPI_Recv(bottom, 1, row_type, last, 0, comm, MPI_STATUS_IGNORE);
   }
+  MPI_Type_free(&owned_rows);
   MPI_Type_free(&row_type);
   return field;
 }

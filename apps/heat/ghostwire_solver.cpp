@@ -43,8 +43,13 @@ GhostwireSolver::GhostwireSolver(const SolverContext& context, bool with_message
 
 std::span<double> GhostwireSolver::allocate_band(std::size_t element_count) {
   band_memory_ = std::make_unique<ghostwire::Segment>(*world_, element_count * sizeof(double));
-  if (with_messages_ && d_.ranks > 1) messages_ = std::make_unique<ColumnBlockPlan>(*world_, *band_memory_, d_);
-  return band_memory_->as<double>().first(element_count);
+  const std::span<double> storage = band_memory_->as<double>().first(element_count);
+  if (with_messages_ && d_.ranks > 1) {
+    // The same layout main lays over this storage (band.hpp: it depends only on the address).
+    const Band band(storage, d_.band_rows, d_.cols);
+    messages_ = std::make_unique<ColumnBlockPlan>(*world_, *band_memory_, band, d_);
+  }
+  return storage;
 }
 
 }  // namespace heat

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -85,13 +86,15 @@ struct Configuration {
 
 struct FieldOutputs {
   bool checksum = false;
-  PpmImage* image = nullptr;
+  bool image = false;
+  PpmImage* image_file = nullptr;  // rank 0 only
 };
 
 // One run on fresh memory: a new solver (with its segments and plans), the initial field and
-// `timesteps` sweeps, timed on rank 0 between two barriers. Returns rank 0's time on every rank.
+// `timesteps` sweeps, timed on rank 0 between two barriers. `report(time)` is called on every rank
+// with rank 0's time; then the final field is gathered for the outputs asked for.
 double timed_run(const Configuration& c, int timesteps, const std::vector<HeatSource>& sources, MPI_Comm comm,
-                 const FieldOutputs& outputs) {
+                 const FieldOutputs& outputs = {}, const std::function<void(double)>& report = {}) {
   const Decomposition& d = c.d;
   const std::unique_ptr<Solver> solver = c.variant->create(SolverContext{d, comm});
   Band band(solver->allocate_band(Band::element_count(d.band_rows, d.cols)), d.band_rows, d.cols);
@@ -103,12 +106,14 @@ double timed_run(const Configuration& c, int timesteps, const std::vector<HeatSo
   MPI_Barrier(comm);
   double time = MPI_Wtime() - start;
   MPI_Bcast(&time, 1, MPI_DOUBLE, 0, comm);
+  if (report) report(time);
 
-  if (outputs.checksum || outputs.image != nullptr) {
+  // Collective: decided by the options, which every rank has (the image file only rank 0).
+  if (outputs.checksum || outputs.image) {
     const std::vector<double> field = gather_field(band, d, comm);
     if (d.rank == 0) {
       if (outputs.checksum) print_checksums(stdout, field_checksums(field, d.rows, d.cols));
-      if (outputs.image != nullptr) outputs.image->write(field, d.rows + 2, d.cols + 2);
+      if (outputs.image_file != nullptr) outputs.image_file->write(field, d.rows + 2, d.cols + 2);
     }
   }
   return time;
@@ -121,7 +126,7 @@ int calibrated_timesteps(const Configuration& c, double seconds, const std::vect
   const double measurable = std::min(0.1, seconds / 4);
   long long timesteps = 1;
   for (;;) {
-    const double time = timed_run(c, static_cast<int>(timesteps), sources, comm, {});
+    const double time = timed_run(c, static_cast<int>(timesteps), sources, comm);
     if (time >= measurable || timesteps >= INT_MAX / 64) {
       const double scaled = std::round(static_cast<double>(timesteps) * seconds / std::max(time, 1e-9));
       return static_cast<int>(std::clamp(scaled, 1.0, static_cast<double>(INT_MAX)));
@@ -181,15 +186,19 @@ int run(std::span<char* const> arguments, MPI_Comm comm) {
         print_header(stdout, report);
         std::fflush(stdout);
       }
-      report.time_s = timed_run(c, c.timesteps, sources, comm, {options.checksum && single_run, image.get()});
-      c.times.push_back(report.time_s);
       report.run = run;
       report.runs = options.repeat;
-      if (rank == 0) {
-        print_result_line(stdout, report);
-        print_json_line(stdout, report);
-        std::fflush(stdout);
-      }
+      const FieldOutputs outputs{single_run && options.checksum, single_run && !options.image_file.empty(),
+                                 image.get()};
+      timed_run(c, c.timesteps, sources, comm, outputs, [&](double time) {
+        report.time_s = time;
+        c.times.push_back(time);
+        if (rank == 0) {
+          print_result_line(stdout, report);
+          print_json_line(stdout, report);
+          std::fflush(stdout);
+        }
+      });
     }
   }
   if (!single_run && rank == 0) {
