@@ -204,7 +204,7 @@ Options parse_options(std::span<char* const> arguments) {
 
 std::string usage_text(std::string_view program) {
   std::string text = "Usage: " + std::string(program) +
-                     " (-s N | -r R -c C) -t T [options]\n"
+                     " (-s N | -r R -c C) (-t T | --seconds S) [options]\n"
                      "\n"
                      "The INTERTWinE Heat benchmark: T in-place Gauss-Seidel sweeps over an R x C grid\n"
                      "whose boundary is heated by sources. Rows are split into equal bands, one per\n"
