@@ -19,6 +19,7 @@ const char* path_name(SlotPath path) {
     case SlotPath::intra: return "intra-node, read in place";
     case SlotPath::staged: return "intra-node, staged (packed by the sender: private or sparse data)";
     case SlotPath::inter: return "inter-node, notified write";
+    case SlotPath::messages: return "inter-node, two-sided message";
   }
   return "?";
 }
@@ -74,6 +75,7 @@ ReceiveSlot& receive_slot(PlanState& p, std::size_t channel, int rank, const cha
 
 // Has the receiver acknowledged the last message of this slot?
 bool acknowledged(PlanState& p, SendSlot& slot) {
+  if (slot.path == SlotPath::messages) return message_acknowledged(p, slot);
   if (slot.path != SlotPath::inter) return load(slot.local_acked) == slot.sequence;
   if (slot.acknowledged != slot.sequence) {
     if (NotificationValue value = notify_test(*p.segment, slot.ack_id)) slot.acknowledged = value;
@@ -81,9 +83,13 @@ bool acknowledged(PlanState& p, SendSlot& slot) {
   return slot.acknowledged == slot.sequence;
 }
 
-void post(PlanState& p, SendSlot& slot) {
+// `explicit_send`: from send(), which promises test_send an acknowledgement from the receiver.
+void post(PlanState& p, SendSlot& slot, bool explicit_send) {
   std::uint32_t next = next_sequence(slot.sequence);
   switch (slot.path) {
+    case SlotPath::messages:
+      post_message(p, slot, explicit_send);
+      return;
     case SlotPath::staged:
       slot.pack.run();
       [[fallthrough]];
@@ -106,7 +112,10 @@ std::string describe_send_wait(const PlanState& p, const SendSlot& slot) {
   std::ostringstream text;
   text << "the acknowledgement of message " << slot.sequence << " on " << p.slot_name(slot.channel, slot.rank)
        << " of plan " << p.id << " (" << path_name(slot.path) << "; ";
-  if (slot.path == SlotPath::inter)
+  if (slot.path == SlotPath::messages)
+    text << "last acknowledgement seen: " << slot.acknowledged << ", acknowledgement asked for: "
+         << (slot.last_wants_ack ? "yes" : "no, waiting for the send to complete") << ")";
+  else if (slot.path == SlotPath::inter)
     text << "last acknowledgement seen: " << slot.acknowledged << ")";
   else
     text << "receiver's acknowledgement counter: " << load(slot.local_acked)
@@ -118,7 +127,7 @@ std::string describe_receive_wait(const PlanState& p, const ReceiveSlot& slot) {
   std::ostringstream text;
   text << "message " << next_sequence(slot.sequence) << " on " << p.slot_name(slot.channel, slot.rank) << " of plan "
        << p.id << " (" << path_name(slot.path) << "; received so far: " << slot.sequence;
-  if (slot.path != SlotPath::inter)
+  if (slot.path == SlotPath::intra || slot.path == SlotPath::staged)
     text << ", sender's posted counter: " << load(slot.local_posted)
          << ", acknowledgement this rank last gave: " << load(slot.remote_acked);
   text << ")";
@@ -126,6 +135,7 @@ std::string describe_receive_wait(const PlanState& p, const ReceiveSlot& slot) {
 }
 
 bool try_receive(PlanState& p, ReceiveSlot& slot) {
+  if (slot.path == SlotPath::messages) return try_receive_message(p, slot);
   std::uint32_t expected = next_sequence(slot.sequence);
   if (slot.path != SlotPath::inter) {
     std::uint32_t posted = load(slot.local_posted);
@@ -153,13 +163,23 @@ bool try_receive(PlanState& p, ReceiveSlot& slot) {
   return true;
 }
 
+// The buffer message `sequence + 1` goes to is free: for staged slots (one staging buffer) the last
+// message was acknowledged; for notified writes into a double buffer, the message before it was.
+bool ready_for_next(PlanState& p, SendSlot& slot) {
+  if (slot.path != SlotPath::inter) return acknowledged(p, slot);
+  if (acknowledged(p, slot)) return true;
+  return slot.sequence == 0 || slot.acknowledged == slot.sequence - 1 ||
+         (slot.sequence == 1 && slot.acknowledged == 0xFFFFFFFFu);
+}
+
 void start_sends(PlanState& p, const std::vector<std::int32_t>& sends) {
   for (std::int32_t index : sends) {
     SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
-    // finish() waited for in-place reads; staged and inter-node slots may still await the
-    // acknowledgement of the previous message, which frees the buffer this one goes to.
-    wait_until(*p.w, [&] { return acknowledged(p, slot); }, [&] { return describe_send_wait(p, slot); });
-    post(p, slot);
+    // finish() waited for in-place reads. Other paths packed their data and only need the buffer
+    // the next message goes to (the messages path waits for that inside post_message).
+    if (slot.path != SlotPath::messages)
+      wait_until(*p.w, [&] { return ready_for_next(p, slot); }, [&] { return describe_send_wait(p, slot); });
+    post(p, slot, false);
     slot.deferred = slot.path != SlotPath::intra;
   }
 }
@@ -174,15 +194,21 @@ void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, co
     bool progressed = kept < p.pending.size();
     p.pending.resize(kept);
     if (!progressed && kept) {
-      if (p.w->needs_progress) p.w->progress();
+      if (p.needs_world_progress) p.w->progress();
       waiter.pause([&] { return describe_receive_wait(p, p.receives[static_cast<std::size_t>(p.pending.front())]); });
     }
   }
-  // Neighbours read intra-node data in place: wait until they have.
+  // Neighbours read intra-node data in place: wait until they have. Messages must complete
+  // locally: a large (rendezvous) message only moves while its sender keeps calling MPI, so
+  // returning before it is done would stall the receiver until this rank's next exchange.
   for (std::int32_t index : sends) {
     SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
-    if (slot.path != SlotPath::intra) continue;
-    wait_until(*p.w, [&] { return acknowledged(p, slot); }, [&] { return describe_send_wait(p, slot); });
+    if (slot.path == SlotPath::intra) {
+      wait_until(*p.w, [&] { return acknowledged(p, slot); }, [&] { return describe_send_wait(p, slot); });
+    } else if (slot.path == SlotPath::messages) {
+      wait_until(*p.w, [&] { return message_buffer_free(p, slot, slot.sequence); },
+                 [&] { return describe_send_wait(p, slot); });
+    }
   }
 }
 
@@ -288,14 +314,14 @@ void Plan::send(std::size_t channel, int neighbour) {
     raise(Errc::state, "Plan::send: " + p.slot_name(channel, neighbour) + " of plan " + std::to_string(p.id) +
                            ": message " + std::to_string(slot.sequence) +
                            " has not been acknowledged by the receiver yet; call wait_send before sending again");
-  detail::post(p, slot);
+  detail::post(p, slot, true);
   slot.deferred = false;
 }
 
 bool Plan::test_recv(std::size_t channel, int neighbour) {
   PlanState& p = *state_;
   detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::test_recv");
-  if (slot.path == detail::SlotPath::inter && p.w->needs_progress) p.w->progress();
+  if (slot.path == detail::SlotPath::inter && p.w->needs_progress) p.w->progress();  // (messages: MPI_Test progresses)
   return detail::try_receive(p, slot);
 }
 

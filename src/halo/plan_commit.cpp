@@ -156,7 +156,7 @@ bool dense_enough_to_read_in_place(const PlanState& p, const std::vector<PieceSp
 
 SlotPath send_path(const PlanState& p, std::size_t slot) {
   int rank = p.neighbours[slot / p.channels];
-  if (!p.world->shares_memory_with(rank)) return SlotPath::inter;
+  if (!p.world->shares_memory_with(rank)) return p.inter_path;
   const auto& pieces = p.send_pieces[slot];
   if (!all_in_segments(p, pieces)) return SlotPath::staged;
   switch (p.w->settings.intra_path) {
@@ -180,7 +180,8 @@ SegmentPlan lay_out_segment(const PlanState& p) {
       plan.staging[s] = offset;
       offset += round_up(message_bytes(p, p.send_pieces[s]), line);
     }
-    if (!p.receive_pieces[s].empty() && !p.world->shares_memory_with(p.neighbours[s / p.channels])) {
+    if (!p.receive_pieces[s].empty() && p.inter_path == SlotPath::inter &&
+        !p.world->shares_memory_with(p.neighbours[s / p.channels])) {
       std::size_t bytes = round_up(message_bytes(p, p.receive_pieces[s]), line);
       plan.buffers[s] = {offset, offset + bytes};
       offset += 2 * bytes;
@@ -235,22 +236,27 @@ std::uint32_t* counter(std::byte* part, std::size_t offset, std::size_t slot) {
 void commit_plan(PlanState& p) {
   WorldState& w = *p.w;
   const std::string context = "Plan::commit (plan " + std::to_string(p.id) + ")";
-  MPI_Comm comm;
-  check_mpi(MPI_Comm_dup(w.comm, &comm), "MPI_Comm_dup");
-  struct FreeComm {
-    MPI_Comm& comm;
-    ~FreeComm() { MPI_Comm_free(&comm); }
-  } free_comm{comm};
+  check_mpi(MPI_Comm_dup(w.comm, &p.comm), "MPI_Comm_dup");  // kept: the messages path uses it
+  MPI_Comm comm = p.comm;
 
   throw_if_any(w, comm, validate_pieces(p), Errc::out_of_range, context);
   throw_if_any(w, comm, check_symmetry(p, comm), Errc::mismatch, context);
 
   const std::size_t channels = p.channels, slots = p.send_pieces.size();
-  SegmentPlan layout = lay_out_segment(p);
   long notifications = static_cast<long>(3 * slots);
   MPI_Request request;
   check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &notifications, 1, MPI_LONG, MPI_MAX, comm, &request), "MPI_Iallreduce");
   wait_request(w, request, context + ": notification counts of all ranks");
+  // Two-sided transport: inter-node slots are messages, tagged by slot; the same choice everywhere.
+  p.inter_path = SlotPath::inter;
+  if (w.settings.transport == Transport::p2p) {
+    int* tag_ub = nullptr;
+    int found = 0;
+    MPI_Comm_get_attr(comm, MPI_TAG_UB, &tag_ub, &found);
+    long max_tag = notifications / 3 * message_tags_per_slot;
+    if (found && tag_ub && max_tag <= *tag_ub) p.inter_path = SlotPath::messages;
+  }
+  SegmentPlan layout = lay_out_segment(p);
   p.segment = std::make_unique<Segment>(*p.world, layout.bytes, static_cast<std::size_t>(notifications));
   std::byte* mine = p.segment->data();
 
@@ -259,6 +265,24 @@ void commit_plan(PlanState& p) {
     if (!p.send_pieces[s].empty() && send_path(p, s) == SlotPath::inter)
       pack_bytes = std::max(pack_bytes, message_bytes(p, p.send_pieces[s]));
   p.pack_buffer.assign(pack_bytes, std::byte{0});
+
+  // Buffers of the messages path: two halves per slot, each with its trailer, plus a word for the
+  // acknowledgement; allocated once here so the persistent requests can point into them.
+  std::vector<std::size_t> message_offset(2 * slots, 0);
+  std::size_t message_bytes_total = 0;
+  auto half = [](std::size_t bytes) { return round_up(bytes + sizeof(MessageTrailer), line); };
+  for (std::size_t s = 0; s < slots; ++s) {
+    if (p.world->shares_memory_with(p.neighbours[s / channels]) || p.inter_path != SlotPath::messages) continue;
+    if (!p.send_pieces[s].empty()) {
+      message_offset[2 * s] = message_bytes_total;
+      message_bytes_total += 2 * half(message_bytes(p, p.send_pieces[s])) + line;
+    }
+    if (!p.receive_pieces[s].empty()) {
+      message_offset[2 * s + 1] = message_bytes_total;
+      message_bytes_total += 2 * half(message_bytes(p, p.receive_pieces[s])) + line;
+    }
+  }
+  p.message_memory.assign(message_bytes_total, std::byte{0});
 
   std::vector<std::vector<std::byte>> outgoing;
   for (std::size_t n = 0; n < p.neighbours.size(); ++n) outgoing.push_back(describe_for(p, layout, n));
@@ -340,7 +364,25 @@ void commit_plan(PlanState& p) {
         slot.path = peer_path;
         slot.bytes = static_cast<std::size_t>(my_receives.bytes());
         std::vector<Piece> mine_pieces = pieces_of(p, p.receive_pieces[s]);
-        if (peer_path == SlotPath::inter) {
+        if (peer_path == SlotPath::messages) {
+          std::byte* base = p.message_memory.data() + message_offset[2 * s + 1];
+          std::size_t size = half(slot.bytes);
+          Layout whole = Layout::contiguous(0, slot.bytes);
+          for (int parity = 0; parity < 2; ++parity) {
+            slot.buffer[parity] = base + static_cast<std::size_t>(parity) * size;
+            Piece buffer{slot.buffer[parity], 1, &whole};
+            slot.unpack[parity] = CopyProgram::build({&buffer, 1}, mine_pieces);
+            check_mpi(MPI_Recv_init(slot.buffer[parity], static_cast<int>(slot.bytes + sizeof(MessageTrailer)), MPI_BYTE,
+                                    r, static_cast<int>(message_tags_per_slot * s) + parity, comm,
+                                    &slot.receive_request[parity]),
+                      "MPI_Recv_init");
+            check_mpi(MPI_Start(&slot.receive_request[parity]), "MPI_Start");
+          }
+          slot.ack_word = reinterpret_cast<std::uint32_t*>(base + 2 * size);
+          check_mpi(MPI_Send_init(slot.ack_word, 1, MPI_UINT32_T, r, static_cast<int>(message_tags_per_slot * s) + 2,
+                                  comm, &slot.ack_request),
+                    "MPI_Send_init");
+        } else if (peer_path == SlotPath::inter) {
           for (int parity = 0; parity < 2; ++parity) {
             Layout whole = Layout::contiguous(0, slot.bytes);
             Piece buffer{mine + layout.buffers[s][static_cast<std::size_t>(parity)], 1, &whole};
@@ -370,7 +412,23 @@ void commit_plan(PlanState& p) {
         slot.bytes = static_cast<std::size_t>(my_sends.bytes());
         std::vector<Piece> mine_pieces = pieces_of(p, p.send_pieces[s]);
         Layout whole = Layout::contiguous(0, slot.bytes);
-        if (slot.path == SlotPath::inter) {
+        if (slot.path == SlotPath::messages) {
+          std::byte* base = p.message_memory.data() + message_offset[2 * s];
+          std::size_t size = half(slot.bytes);
+          for (int parity = 0; parity < 2; ++parity) {
+            slot.buffer[parity] = base + static_cast<std::size_t>(parity) * size;
+            Piece buffer{slot.buffer[parity], 1, &whole};
+            slot.pack_into[parity] = CopyProgram::build(mine_pieces, {&buffer, 1});
+            check_mpi(MPI_Send_init(slot.buffer[parity], static_cast<int>(slot.bytes + sizeof(MessageTrailer)), MPI_BYTE,
+                                    r, static_cast<int>(message_tags_per_slot * peer_slot) + parity, comm,
+                                    &slot.send_request[parity]),
+                      "MPI_Send_init");
+          }
+          slot.ack_word = reinterpret_cast<std::uint32_t*>(base + 2 * size);
+          check_mpi(MPI_Recv_init(slot.ack_word, 1, MPI_UINT32_T, r, static_cast<int>(message_tags_per_slot * peer_slot) + 2,
+                                  comm, &slot.ack_request),
+                    "MPI_Recv_init");
+        } else if (slot.path == SlotPath::inter) {
           Piece buffer{p.pack_buffer.data(), 1, &whole};
           slot.pack = CopyProgram::build(mine_pieces, {&buffer, 1});
           for (int parity = 0; parity < 2; ++parity) {
@@ -401,7 +459,8 @@ void commit_plan(PlanState& p) {
   // packs for other nodes.
   for (int pass = 0; pass < 2; ++pass) {
     for (std::size_t i = 0; i < p.sends.size(); ++i) {
-      if ((p.sends[i].path == SlotPath::inter) != (pass == 1)) continue;
+      bool remote = p.sends[i].path == SlotPath::inter || p.sends[i].path == SlotPath::messages;
+      if (remote != (pass == 1)) continue;
       p.all_sends.push_back(static_cast<std::int32_t>(i));
       p.sends_of_channel[p.sends[i].channel].push_back(static_cast<std::int32_t>(i));
     }
@@ -411,6 +470,10 @@ void commit_plan(PlanState& p) {
     p.receives_of_channel[p.receives[i].channel].push_back(static_cast<std::int32_t>(i));
   }
   p.pending.reserve(p.receives.size());
+  p.needs_world_progress = false;
+  for (const ReceiveSlot& slot : p.receives) p.needs_world_progress |= slot.path == SlotPath::inter;
+  for (const SendSlot& slot : p.sends) p.needs_world_progress |= slot.path == SlotPath::inter;
+  p.needs_world_progress &= w.needs_progress;
   p.committed = true;
   // Peers must not post into counters this rank has not finished setting up.
   MPI_Request barrier;

@@ -2,6 +2,8 @@
 // compact record per slot in use with precompiled copy programs and the counters it talks through.
 #pragma once
 
+#include <mpi.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -32,9 +34,10 @@ struct PieceSpec {
 
 // How a slot's message travels.
 enum class SlotPath : std::uint8_t {
-  intra,   // receiver copies from the sender's live data
-  staged,  // sender packs into shared staging, receiver copies from there
-  inter,   // pack, notified write into the receiver's double buffer
+  intra,     // receiver copies from the sender's live data
+  staged,    // sender packs into shared staging, receiver copies from there
+  inter,     // pack, notified write (one-sided transport) into the receiver's double buffer
+  messages,  // pack, persistent MPI send into the receiver's double buffer (two-sided transport)
 };
 const char* path_name(SlotPath path);
 
@@ -59,6 +62,14 @@ struct SendSlot {
   std::size_t remote_offset[2] = {0, 0};
   NotificationId remote_data_id[2] = {0, 0};
   NotificationId ack_id = 0;  // my notification the receiver sets
+  // messages: message k goes from buffer k % 2 with a trailer (sequence, flags)
+  std::byte* buffer[2] = {nullptr, nullptr};
+  CopyProgram pack_into[2];
+  MPI_Request send_request[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  std::uint32_t* ack_word = nullptr;          // filled by the acknowledgement message
+  MPI_Request ack_request = MPI_REQUEST_NULL;  // persistent receive of the acknowledgement
+  bool ack_pending = false;                   // ack_request is started and not yet complete
+  bool last_wants_ack = false;                // the last message asked for an acknowledgement
 };
 
 struct ReceiveSlot {
@@ -71,13 +82,30 @@ struct ReceiveSlot {
   const std::uint32_t* local_posted = nullptr;  // written by the sender
   std::uint32_t* remote_acked = nullptr;        // sender's counter for this slot
   CopyProgram copy;
-  // inter
+  // inter / messages
   CopyProgram unpack[2];
   NotificationId data_id[2] = {0, 0};
   NotificationId remote_ack_id = 0;
+  // messages
+  std::byte* buffer[2] = {nullptr, nullptr};
+  MPI_Request receive_request[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // persistent, kept started
+  std::uint32_t* ack_word = nullptr;
+  MPI_Request ack_request = MPI_REQUEST_NULL;  // persistent send of the acknowledgement
 };
 
+// The trailer after the data of a message on the messages path.
+struct MessageTrailer {
+  std::uint32_t sequence;
+  std::uint32_t wants_acknowledgement;
+};
+inline constexpr int message_tags_per_slot = 3;  // data of even and odd messages, acknowledgement
+
 struct PlanState {
+  PlanState() = default;
+  ~PlanState();  // frees the persistent requests and the communicator of the messages path
+  PlanState(const PlanState&) = delete;
+  PlanState& operator=(const PlanState&) = delete;
+
   World* world = nullptr;
   WorldState* w = nullptr;
   int id = 0;
@@ -90,6 +118,12 @@ struct PlanState {
   bool committed = false;
   std::unique_ptr<Segment> segment;  // counters, staging, inter-node receive buffers
   std::vector<std::byte> pack_buffer;
+  MPI_Comm comm = MPI_COMM_NULL;          // the plan's own communicator (commit, messages path)
+  SlotPath inter_path = SlotPath::inter;  // how inter-node slots travel: inter or messages
+  // Notified writes need the world's transport served while waiting; the messages path is served
+  // by its own MPI_Test calls.
+  bool needs_world_progress = false;
+  std::vector<std::byte> message_memory;  // buffers of the messages path
   std::vector<std::int32_t> send_slot_of, receive_slot_of;  // slot -> index into the vectors below
   std::vector<SendSlot> sends;
   std::vector<ReceiveSlot> receives;
@@ -102,5 +136,12 @@ struct PlanState {
 };
 
 void commit_plan(PlanState& plan);
+
+// The messages path (two-sided transport), in message_path.cpp.
+void post_message(PlanState& plan, SendSlot& slot, bool wants_acknowledgement);
+bool message_acknowledged(PlanState& plan, SendSlot& slot);
+bool message_buffer_free(PlanState& plan, SendSlot& slot, std::uint32_t sequence);
+bool try_receive_message(PlanState& plan, ReceiveSlot& slot);
+void release_messages(PlanState& plan);
 
 }  // namespace ghostwire::detail
