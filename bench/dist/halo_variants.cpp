@@ -14,6 +14,11 @@ using Grid = gw::Grid<double, 2>;
 
 gw::Halo<2> jacobi_halo() { return gw::Halo<2>(1, gw::Stencil::faces, gw::Boundary::periodic); }
 
+// The grid's storage as a plain padded array: where row -1 starts, and local column 0 within a row
+// (a Grid may pad rows so that column 0 starts a cache line).
+double* padded_base(Grid& g) { return reinterpret_cast<double*>(g.segment().data()); }
+Index first_column(Grid& g) { return (g.data() - padded_base(g)) - g.stride(0); }
+
 // Owned cells hold their global index, ghost cells -1; after an exchange every face ghost must hold
 // its periodic neighbour's index and the corners must still be -1.
 class HaloBase : public Variant {
@@ -81,7 +86,7 @@ class HaloPlan final : public HaloBase {
     gw::Plan plan(world, ranks, 4);
     gw::Region region = plan.add_memory(grid_.segment(), sizeof(double));
     const Index e0 = grid_.local_extent(0), e1 = grid_.local_extent(1), s = grid_.stride(0);
-    const std::size_t origin = static_cast<std::size_t>(s + 1);  // local (0, 0) in the padded block
+    const std::size_t origin = static_cast<std::size_t>(grid_.data() - padded_base(grid_));  // local (0, 0)
     auto at = [&](Index i, Index j) { return origin + static_cast<std::size_t>(i * s + j); };
     auto row = [&](Index i) { return gw::Layout::box(at(i, 0), {static_cast<std::size_t>(e1)}, {1}); };
     auto column = [&](Index j) {
@@ -102,7 +107,7 @@ class HaloPlan final : public HaloBase {
 
 class HaloAlltoallw final : public HaloBase {
  public:
-  HaloAlltoallw(gw::World& world, Index n) : HaloBase(world, n), faces_(MPI_COMM_WORLD, grid_.pattern()) {
+  HaloAlltoallw(gw::World& world, Index n) : HaloBase(world, n), faces_(MPI_COMM_WORLD, grid_.pattern(), grid_.stride(0), first_column(grid_)) {
     std::fill(counts_.begin(), counts_.end(), 1);
     std::fill(displacements_.begin(), displacements_.end(), 0);
     for (int k = 0; k < 4; ++k) {
@@ -112,7 +117,7 @@ class HaloAlltoallw final : public HaloBase {
   }
   // The Cartesian neighbour order is -row, +row, -column, +column, as MpiFaces'.
   void run(int count) override {
-    double* base = grid_.data() - grid_.stride(0) - 1;
+    double* base = padded_base(grid_);
     for (int k = 0; k < count; ++k)
       MPI_Neighbor_alltoallw(base, counts_.data(), displacements_.data(), send_types_.data(), base, counts_.data(),
                              displacements_.data(), receive_types_.data(), faces_.cart);
@@ -127,9 +132,9 @@ class HaloAlltoallw final : public HaloBase {
 
 class HaloIsend final : public HaloBase {
  public:
-  HaloIsend(gw::World& world, Index n) : HaloBase(world, n), faces_(MPI_COMM_WORLD, grid_.pattern()) {}
+  HaloIsend(gw::World& world, Index n) : HaloBase(world, n), faces_(MPI_COMM_WORLD, grid_.pattern(), grid_.stride(0), first_column(grid_)) {}
   void run(int count) override {
-    double* base = grid_.data() - grid_.stride(0) - 1;
+    double* base = padded_base(grid_);
     for (int k = 0; k < count; ++k) {
       faces_.start(base, requests_);
       MPI_Waitall(8, requests_, MPI_STATUSES_IGNORE);

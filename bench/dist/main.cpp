@@ -187,25 +187,36 @@ int main(int argc, char** argv) {
                   path.c_str(), mpi.c_str(), options.repeats, options.min_time);
 
     for (Index n : options.sizes) {
-      // All variants of this size exist together, so they can take turns within each repeat.
-      std::vector<std::unique_ptr<Variant>> live;
-      std::vector<int> counts;
-      for (const auto& name : options.variants) {
-        live.push_back(info(name).make(world, n));
-        // Calibrate: enough operations for min_time, the same on every rank.
-        live.back()->run(1);
-        int count = options.count;
-        if (count == 0) {
-          double once = timed(*live.back(), 1);
-          count = static_cast<int>(std::clamp(options.min_time / std::max(once, 1e-9), 1.0, 1e6));
-          MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      // All variants of this size exist together, so they take turns within each repeat. They are
+      // rebuilt every repeat in a rotated order: where a variant's memory lands (and so its cache
+      // and TLB behaviour) depends on the allocation order and changes a kernel's time by a few
+      // percent, which the rotation spreads over all of them.
+      const std::size_t count_of_variants = options.variants.size();
+      std::vector<std::unique_ptr<Variant>> live(count_of_variants);
+      std::vector<int> counts(count_of_variants, options.count);
+      std::vector<std::vector<double>> times(count_of_variants);
+      std::vector<bool> verified(count_of_variants, false);
+      for (int r = 0; r < options.repeats; ++r) {
+        for (std::size_t k = 0; k < count_of_variants; ++k) {
+          std::size_t v = (k + static_cast<std::size_t>(r)) % count_of_variants;
+          live[v] = info(options.variants[v]).make(world, n);
+          live[v]->run(1);  // warm up (first touch, plan set-up)
         }
-        counts.push_back(count);
+        for (std::size_t v = 0; v < count_of_variants; ++v) {
+          if (counts[v] == 0) {  // calibrate: enough operations for min_time, the same on every rank
+            double once = timed(*live[v], 1);
+            int count = static_cast<int>(std::clamp(options.min_time / std::max(once, 1e-9), 1.0, 1e6));
+            MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+            counts[v] = count;
+          }
+          times[v].push_back(timed(*live[v], counts[v]));
+        }
+        if (r == options.repeats - 1)
+          for (std::size_t v = 0; v < count_of_variants; ++v)
+            if (info(options.variants[v]).kind == "halo") verified[v] = live[v]->verify();
+        for (auto& variant : live) variant.reset();
       }
-      std::vector<std::vector<double>> times(live.size());
-      for (int r = 0; r < options.repeats; ++r)
-        for (std::size_t v = 0; v < live.size(); ++v) times[v].push_back(timed(*live[v], counts[v]));
-      for (std::size_t v = 0; v < live.size(); ++v) {
+      for (std::size_t v = 0; v < count_of_variants; ++v) {
         const VariantInfo& vi = info(options.variants[v]);
         Result res;
         res.variant = vi.name;
@@ -218,12 +229,9 @@ int main(int argc, char** argv) {
         res.usec_min = 1e6 * t.front();
         res.usec_max = 1e6 * t.back();
         res.count = counts[v];
-        if (vi.kind == "halo") {
-          res.verified = live[v]->verify();
-        }
+        res.verified = verified[v];
         results.push_back(res);
       }
-      live.clear();
       // Jacobi: every variant from the same start, 10 steps, must give the same checksum.
       double reference = 0;
       bool have_reference = false;

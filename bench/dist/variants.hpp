@@ -43,9 +43,11 @@ struct VariantInfo {
 const std::vector<VariantInfo>& variants();
 
 // Shared by the MPI variants: a periodic Cartesian decomposition like the Grid's (row-major rank
-// order, the team make_pattern chooses) and the face datatypes of a padded (e0+2) x (e1+2) block.
+// order, the team make_pattern chooses) and the face datatypes of a block of e0 + 2 rows of
+// `padded_columns`, the owned cells starting at row 1 and column `first_column` (1 for a plain
+// (e0+2) x (e1+2) array; a Grid may pad its rows).
 struct MpiFaces {
-  MpiFaces(MPI_Comm comm, const ghostwire::Pattern<2>& pattern);
+  MpiFaces(MPI_Comm comm, const ghostwire::Pattern<2>& pattern, Index padded_columns = 0, Index first_column = 1);
   ~MpiFaces();
   MPI_Comm cart = MPI_COMM_NULL;
   Index extent[2] = {0, 0};

@@ -94,7 +94,7 @@ void start_copy(const CopySource& source, const Index* low, const Index* extent,
     for (int d = 0; d < n; ++d) units[d] = stretches[static_cast<std::size_t>(d)][pick[static_cast<std::size_t>(d)]].unit;
     int rank = team_rank(n, pattern.team(), units);
     auto found = layouts.find(rank);
-    if (found == layouts.end()) found = layouts.emplace(rank, block_layout(pattern, source.halo, rank)).first;
+    if (found == layouts.end()) found = layouts.emplace(rank, block_layout(pattern, source.halo, rank, source.element_size)).first;
     const BlockLayout& b = found->second;
     std::vector<TransferRun>& list = runs[rank];
     // Rows of this owner's box: every combination of the outer coordinates.

@@ -7,22 +7,30 @@
 namespace ghostwire {
 namespace detail {
 
-BlockLayout block_layout(const PatternCore& pattern, const HaloSpec* halo, int rank) {
+BlockLayout block_layout(const PatternCore& pattern, const HaloSpec* halo, int rank, std::size_t element_size) {
   BlockLayout b;
   const int n = pattern.dimensions();
   int units[max_dimensions];
   team_coords(n, pattern.team(), rank, units);
-  Index padded[max_dimensions];
+  Index padded[max_dimensions], lead[max_dimensions];
   for (int d = 0; d < n; ++d) {
     const DimensionMap& m = pattern.map(d);
     b.extent[d] = m.local_extent(units[d]);
     b.low[d] = std::min(m.extent, static_cast<Index>(units[d]) * m.block);
-    padded[d] = b.extent[d] + (halo ? 2 * halo->width[d] : 0);
+    lead[d] = halo ? halo->width[d] : 0;
+    padded[d] = b.extent[d] + 2 * lead[d];
+  }
+  const int last = n - 1;
+  if (halo && n >= 2 && element_size > 0 && cache_line % element_size == 0 &&
+      static_cast<std::size_t>(b.extent[last]) * element_size >= aligned_row_bytes) {
+    const Index per_line = static_cast<Index>(cache_line / element_size);
+    lead[last] = (halo->width[last] + per_line - 1) / per_line * per_line;
+    padded[last] = (lead[last] + b.extent[last] + halo->width[last] + per_line - 1) / per_line * per_line;
   }
   Index stride = 1;
   for (int d = n - 1; d >= 0; --d) {
     b.stride[d] = stride;
-    b.origin += (halo ? halo->width[d] : 0) * stride;
+    b.origin += lead[d] * stride;
     stride *= padded[d];
   }
   b.elements = stride;
@@ -63,7 +71,7 @@ GridBase::GridBase(World& world, const detail::PatternCore& pattern, const detai
   s.pattern = pattern;
   s.halo = halo;
   s.element_size = element_size;
-  s.layout = block_layout(pattern, &halo, world.rank());
+  s.layout = block_layout(pattern, &halo, world.rank(), element_size);
   s.segment = std::make_unique<Segment>(world, static_cast<std::size_t>(s.layout.elements) * element_size);
   s.origin = s.segment->data() + static_cast<std::size_t>(s.layout.origin) * element_size;
 }
@@ -126,7 +134,7 @@ GlobalAddress GridBase::address(const Index* global) const {
     }
   }
   int rank = s.pattern.owner(global);
-  detail::BlockLayout b = detail::block_layout(s.pattern, &s.halo, rank);
+  detail::BlockLayout b = detail::block_layout(s.pattern, &s.halo, rank, s.element_size);
   Index local[3];
   for (int d = 0; d < n; ++d) local[d] = global[d] - b.low[d];
   GlobalAddress a;

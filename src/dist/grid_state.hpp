@@ -25,8 +25,13 @@ struct BlockLayout {
   }
 };
 
-// `halo` null: no ghost cells (arrays).
-BlockLayout block_layout(const PatternCore& pattern, const HaloSpec* halo, int rank);
+// `halo` null: no ghost cells (arrays). Grids of two or more dimensions with rows of at least
+// `aligned_row_bytes` pad their rows so that every row's local cell 0 starts a cache line: vector
+// loads and stores of a row's owned cells then never straddle lines. The padding depends only on
+// the rank's extents, the halo and the element size, so every rank computes every layout.
+inline constexpr std::size_t cache_line = 64;
+inline constexpr std::size_t aligned_row_bytes = 512;
+BlockLayout block_layout(const PatternCore& pattern, const HaloSpec* halo, int rank, std::size_t element_size);
 
 struct GridState {
   World* world = nullptr;

@@ -37,7 +37,7 @@ void split(const DimensionMap& m, bool periodic, Index a, Index b, std::vector<S
 
 void ghost_pieces(const PatternCore& pattern, const HaloSpec& halo, int receiver, std::vector<GhostPiece>& out) {
   const int n = pattern.dimensions();
-  BlockLayout mine = block_layout(pattern, &halo, receiver);
+  BlockLayout mine = block_layout(pattern, &halo, receiver, 0);
   for (int d = 0; d < n; ++d)
     if (mine.extent[d] == 0) return;
 
@@ -89,7 +89,7 @@ void ghost_pieces(const PatternCore& pattern, const HaloSpec& halo, int receiver
 
 std::vector<int> possible_receivers(const PatternCore& pattern, const HaloSpec& halo, int sender) {
   const int n = pattern.dimensions();
-  BlockLayout mine = block_layout(pattern, &halo, sender);
+  BlockLayout mine = block_layout(pattern, &halo, sender, 0);
   std::vector<int> result;
   for (int d = 0; d < n; ++d)
     if (mine.extent[d] == 0) return result;

@@ -1,6 +1,10 @@
 // HaloUpdate: builds one halo Plan for a list of grids from the ghost-piece geometry, and runs it.
-// Every (sender, receiver) pair exchanges one message per channel holding all its pieces (faces,
-// edges, corners, wrap-arounds), so a neighbour that is adjacent on several sides costs one message.
+// Every (sender, receiver) pair exchanges one message holding all its pieces (faces, edges,
+// corners, wrap-arounds), so a neighbour that is adjacent on several sides costs one message; per
+// grid with HaloMessages::per_variable. Between node peers the pieces are split in two messages by
+// shape: rows (runs of at least a cache line), which the receiver reads in place, and short runs
+// (columns, corners), which the plan packs on the sender's side. One message of both kinds would be
+// packed whole (a plan decides per message), copying the rows twice.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -18,7 +22,8 @@ struct HaloUpdateState {
   std::vector<GridState*> grids;
   HaloMessages messages = HaloMessages::per_neighbour;
   std::optional<Plan> plan;
-  std::vector<char> in_flight;  // per channel
+  std::vector<char> in_flight;  // per grid (per_variable) or one flag
+  std::size_t channels_per_group = 2;  // rows, short runs
 };
 
 namespace {
@@ -87,21 +92,28 @@ void build_plan(HaloUpdateState& u) {
   neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
 
   const bool per_variable = u.messages == HaloMessages::per_variable;
-  const std::size_t channels = per_variable ? u.grids.size() : 1;
-  u.plan.emplace(world, std::span<const int>(neighbours), channels);
+  const std::size_t groups = per_variable ? u.grids.size() : 1;
+  u.plan.emplace(world, std::span<const int>(neighbours), groups * u.channels_per_group);
   Plan& plan = *u.plan;
   for (std::size_t g = 0; g < u.grids.size(); ++g) {
     GridState& grid = *u.grids[g];
     Region region = plan.add_memory(*grid.segment, grid.element_size);
-    std::size_t channel = per_variable ? g : 0;
+    // Both sides see the same piece extents and element size, so they choose the same channel.
+    auto channel = [&](int rank, const GhostPiece& piece) {
+      std::size_t base = (per_variable ? g : 0) * u.channels_per_group;
+      bool short_runs = world.shares_memory_with(rank) &&
+                        static_cast<std::size_t>(piece.extent[n - 1]) * grid.element_size < cache_line;
+      return base + (short_runs ? 1 : 0);
+    };
     for (const GhostPiece& piece : receives)
-      plan.add_receive(channel, piece.sender, region, box_layout(grid.layout, n, piece.receiver_low, piece.extent));
+      plan.add_receive(channel(piece.sender, piece), piece.sender, region,
+                       box_layout(grid.layout, n, piece.receiver_low, piece.extent));
     for (const auto& [rank, pieces] : sends)
       for (const GhostPiece& piece : pieces)
-        plan.add_send(channel, rank, region, box_layout(grid.layout, n, piece.sender_low, piece.extent));
+        plan.add_send(channel(rank, piece), rank, region, box_layout(grid.layout, n, piece.sender_low, piece.extent));
   }
   plan.commit();
-  u.in_flight.assign(channels, 0);
+  u.in_flight.assign(groups, 0);
 }
 
 void require_idle(const HaloUpdateState& u, long grid, const char* call) {
@@ -117,7 +129,8 @@ void require_idle(const HaloUpdateState& u, long grid, const char* call) {
                            " is still under way; call wait() on its handle first");
 }
 
-std::size_t channel_of(const HaloUpdateState& u, std::size_t grid, const char* call) {
+// Checks that one grid can be exchanged alone; returns the grid.
+std::size_t group_of(const HaloUpdateState& u, std::size_t grid, const char* call) {
   if (u.messages != HaloMessages::per_variable)
     raise(Errc::state, std::string(call) + "(" + std::to_string(grid) +
                            "): this update sends all grids in one message per neighbour "
@@ -156,9 +169,11 @@ void HaloUpdate::run() {
 }
 
 void HaloUpdate::run(std::size_t grid) {
-  std::size_t channel = detail::channel_of(*state_, grid, "HaloUpdate::run");
-  detail::require_idle(*state_, static_cast<long>(grid), "HaloUpdate::run");
-  state_->plan->exchange(channel);
+  detail::HaloUpdateState& u = *state_;
+  std::size_t first = detail::group_of(u, grid, "HaloUpdate::run") * u.channels_per_group;
+  detail::require_idle(u, static_cast<long>(grid), "HaloUpdate::run");
+  for (std::size_t c = first; c < first + u.channels_per_group; ++c) u.plan->start(c);
+  for (std::size_t c = first; c < first + u.channels_per_group; ++c) u.plan->finish(c);
 }
 
 HaloHandle HaloUpdate::start() {
@@ -171,10 +186,10 @@ HaloHandle HaloUpdate::start() {
 
 HaloHandle HaloUpdate::start(std::size_t grid) {
   detail::HaloUpdateState& u = *state_;
-  std::size_t channel = detail::channel_of(u, grid, "HaloUpdate::start");
+  std::size_t group = detail::group_of(u, grid, "HaloUpdate::start");
   detail::require_idle(u, static_cast<long>(grid), "HaloUpdate::start");
-  u.plan->start(channel);
-  u.in_flight[channel] = 1;
+  for (std::size_t c = 0; c < u.channels_per_group; ++c) u.plan->start(group * u.channels_per_group + c);
+  u.in_flight[group] = 1;
   return HaloHandle(&u, static_cast<long>(grid));
 }
 
@@ -223,8 +238,9 @@ void HaloHandle::wait() {
     u.plan->finish();
     std::fill(u.in_flight.begin(), u.in_flight.end(), 0);
   } else {
-    u.plan->finish(static_cast<std::size_t>(grid_));
-    u.in_flight[static_cast<std::size_t>(grid_)] = 0;
+    const std::size_t group = static_cast<std::size_t>(grid_);
+    for (std::size_t c = 0; c < u.channels_per_group; ++c) u.plan->finish(group * u.channels_per_group + c);
+    u.in_flight[group] = 0;
   }
 }
 

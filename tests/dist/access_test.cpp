@@ -1,6 +1,7 @@
 // Global access to grids and arrays from every rank (node peers directly, other nodes one-sided):
 // GlobalRef get/put, copy and copy_async in both directions over ranges that span many owners,
 // Future test/wait/get, local_range, and the collective algorithms.
+#include <cstdint>
 #include <numeric>
 #include <vector>
 
@@ -82,6 +83,30 @@ TEST(GridAccess, CopyBoxesAcrossOwners) {
   Point<2> wrapped{(far[0] + rows) % rows, (far[1] + columns) % columns};
   if (!g.local_box().empty()) {
     ASSERT_EQ(g(-2, -2), cell_value(wrapped, columns, 0.5));
+  }
+  world.barrier();
+}
+
+TEST(GridAccess, CopyFromPaddedRows) {
+  // Rows of at least 512 bytes are padded to cache lines; other ranks' layouts must agree.
+  World& world = gwtest::world();
+  const Index rows = 9, columns = 150;
+  Pattern<2> p({rows, columns}, {BLOCKED, BLOCKED}, TeamSpec<2>({1, world.size()}));
+  Grid<double, 2> g(world, p, Halo<2>(1, Stencil::full, Boundary::periodic));
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(g.data()) % 64 == 0, g.local_extent(1) * 8 >= 512);
+  for_each_local(g, [&](const Point<2>& q, double& x) { x = cell_value(q, columns); });
+  world.barrier();
+  Box<2> box{{2, 3}, {5, columns - 4}};
+  std::vector<double> out(static_cast<std::size_t>(box.size()));
+  copy(g, box, out.data());
+  for (Index i = 0; i < box.extent[0]; ++i)
+    for (Index j = 0; j < box.extent[1]; ++j)
+      ASSERT_EQ(out[static_cast<std::size_t>(i * box.extent[1] + j)], cell_value({box.low[0] + i, box.low[1] + j}, columns));
+  ASSERT_EQ(g.at({8, 149}).get(), cell_value({8, 149}, columns));
+  g.update_halo();
+  if (!g.local_box().empty()) {
+    Point<2> corner = g.to_global({-1, -1});
+    ASSERT_EQ(g(-1, -1), cell_value({(corner[0] + rows) % rows, (corner[1] + columns) % columns}, columns));
   }
   world.barrier();
 }

@@ -203,6 +203,8 @@ std::vector<HaloCase> halo_cases() {
       cases.push_back({3, {4, 9, 5}, {1, 2, 1}, p, s, 2});
       cases.push_back({3, {8, 3, 3}, {2, 1, 1}, p, s, 1});
       cases.push_back({2, {12, 12, 1}, {0, 1, 0}, p, s, 0});          // no ghosts in one dimension
+      cases.push_back({2, {7, 133, 1}, {1, 2, 0}, p, s, 1});          // rows long enough to be padded
+      cases.push_back({3, {4, 5, 70}, {1, 1, 3}, p, s, 0});
     }
   }
   return cases;
