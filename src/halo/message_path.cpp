@@ -8,6 +8,11 @@
 // explicit acknowledgement (test_send/wait_send report it); messages sent by exchange() do not:
 // their data was packed, and MPI matching protects the buffers, so the exchange costs exactly the
 // messages an MPI program would send.
+//
+// Plans with more message slots than the process's request budget (MPICH 4.0 aborts past 262,144
+// live requests) use the same tags and buffers without persistent requests: MPI_Isend per message,
+// and on receipt a matched probe (MPI_Improbe + MPI_Mrecv) for the expected message's tag.
+#include <atomic>
 #include <cstring>
 #include <string>
 
@@ -36,7 +41,21 @@ std::string slot_text(const PlanState& p, std::size_t channel, int rank) {
   return p.slot_name(channel, rank) + " of plan " + std::to_string(p.id);
 }
 
+// Well under MPICH's table, leaving room for the application's own requests.
+constexpr std::size_t persistent_request_budget = 96 * 1024;
+std::atomic<std::size_t> persistent_requests_in_use{0};
+
 }  // namespace
+
+bool reserve_persistent_requests(std::size_t count) {
+  std::size_t used = persistent_requests_in_use.load();
+  do {
+    if (used + count > persistent_request_budget) return false;
+  } while (!persistent_requests_in_use.compare_exchange_weak(used, used + count));
+  return true;
+}
+
+void return_persistent_requests(std::size_t count) { persistent_requests_in_use -= count; }
 
 bool message_buffer_free(PlanState&, SendSlot& slot, std::uint32_t sequence) {
   return complete(slot.send_request[sequence & 1u]);
@@ -55,10 +74,19 @@ void post_message(PlanState& p, SendSlot& slot, bool wants_acknowledgement) {
   if (wants_acknowledgement) {
     if (slot.ack_pending)
       wait_complete(p, slot.ack_request, [&] { return "an acknowledgement on " + slot_text(p, slot.channel, slot.rank); });
-    check_mpi(MPI_Start(&slot.ack_request), "MPI_Start");
+    if (p.persistent_requests)
+      check_mpi(MPI_Start(&slot.ack_request), "MPI_Start");
+    else
+      check_mpi(MPI_Irecv(slot.ack_word, 1, MPI_UINT32_T, slot.rank, slot.tag + 2, p.comm, &slot.ack_request),
+                "MPI_Irecv");
     slot.ack_pending = true;
   }
-  check_mpi(MPI_Start(&slot.send_request[parity]), "MPI_Start");
+  if (p.persistent_requests)
+    check_mpi(MPI_Start(&slot.send_request[parity]), "MPI_Start");
+  else
+    check_mpi(MPI_Isend(slot.buffer[parity], static_cast<int>(slot.bytes + sizeof(MessageTrailer)), MPI_BYTE,
+                        slot.rank, slot.tag + parity, p.comm, &slot.send_request[parity]),
+              "MPI_Isend");
   slot.sequence = next;
   slot.last_wants_ack = wants_acknowledgement;
 }
@@ -76,7 +104,17 @@ bool message_acknowledged(PlanState&, SendSlot& slot) {
 bool try_receive_message(PlanState& p, ReceiveSlot& slot) {
   std::uint32_t expected = next_sequence(slot.sequence);
   int parity = static_cast<int>(expected & 1u);
-  if (!complete(slot.receive_request[parity])) return false;
+  if (p.persistent_requests) {
+    if (!complete(slot.receive_request[parity])) return false;
+  } else {
+    int found = 0;
+    MPI_Message message;
+    check_mpi(MPI_Improbe(slot.rank, slot.tag + parity, p.comm, &found, &message, MPI_STATUS_IGNORE), "MPI_Improbe");
+    if (!found) return false;
+    check_mpi(MPI_Mrecv(slot.buffer[parity], static_cast<int>(slot.bytes + sizeof(MessageTrailer)), MPI_BYTE, &message,
+                        MPI_STATUS_IGNORE),
+              "MPI_Mrecv");
+  }
   MessageTrailer trailer;
   std::memcpy(&trailer, slot.buffer[parity] + slot.bytes, sizeof trailer);
   if (trailer.sequence != expected)
@@ -87,11 +125,16 @@ bool try_receive_message(PlanState& p, ReceiveSlot& slot) {
     wait_complete(p, slot.ack_request,
                   [&] { return "the previous acknowledgement on " + slot_text(p, slot.channel, slot.rank); });
     *slot.ack_word = expected;
-    check_mpi(MPI_Start(&slot.ack_request), "MPI_Start");
+    if (p.persistent_requests)
+      check_mpi(MPI_Start(&slot.ack_request), "MPI_Start");
+    else
+      check_mpi(MPI_Isend(slot.ack_word, 1, MPI_UINT32_T, slot.rank, slot.tag + 2, p.comm, &slot.ack_request),
+                "MPI_Isend");
   }
   slot.unpack[parity].run();
   slot.sequence = expected;
-  check_mpi(MPI_Start(&slot.receive_request[parity]), "MPI_Start");  // for message expected + 2
+  if (p.persistent_requests)
+    check_mpi(MPI_Start(&slot.receive_request[parity]), "MPI_Start");  // for message expected + 2
   return true;
 }
 
@@ -117,13 +160,14 @@ void release_messages(PlanState& p) {
   } catch (const std::exception&) {
     // A destructor must not throw; the timeout diagnostic has been printed.
   }
+  // Completed non-persistent requests are already MPI_REQUEST_NULL.
   auto discard = [](MPI_Request& request, bool may_be_started) {
     if (request == MPI_REQUEST_NULL) return;
     if (may_be_started) {
       MPI_Cancel(&request);
       MPI_Wait(&request, MPI_STATUS_IGNORE);
     }
-    MPI_Request_free(&request);
+    if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
   };
   for (SendSlot& slot : p.sends) {
     for (MPI_Request& request : slot.send_request) discard(request, false);
@@ -133,6 +177,8 @@ void release_messages(PlanState& p) {
     for (MPI_Request& request : slot.receive_request) discard(request, true);
     discard(slot.ack_request, false);
   }
+  return_persistent_requests(p.reserved_requests);
+  p.reserved_requests = 0;
 }
 
 PlanState::~PlanState() {

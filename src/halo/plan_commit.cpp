@@ -269,20 +269,26 @@ void commit_plan(PlanState& p) {
   // Buffers of the messages path: two halves per slot, each with its trailer, plus a word for the
   // acknowledgement; allocated once here so the persistent requests can point into them.
   std::vector<std::size_t> message_offset(2 * slots, 0);
-  std::size_t message_bytes_total = 0;
+  std::size_t message_bytes_total = 0, message_slots = 0;
   auto half = [](std::size_t bytes) { return round_up(bytes + sizeof(MessageTrailer), line); };
   for (std::size_t s = 0; s < slots; ++s) {
     if (p.world->shares_memory_with(p.neighbours[s / channels]) || p.inter_path != SlotPath::messages) continue;
     if (!p.send_pieces[s].empty()) {
       message_offset[2 * s] = message_bytes_total;
       message_bytes_total += 2 * half(message_bytes(p, p.send_pieces[s])) + line;
+      ++message_slots;
     }
     if (!p.receive_pieces[s].empty()) {
       message_offset[2 * s + 1] = message_bytes_total;
       message_bytes_total += 2 * half(message_bytes(p, p.receive_pieces[s])) + line;
+      ++message_slots;
     }
   }
   p.message_memory.assign(message_bytes_total, std::byte{0});
+  // Three persistent requests per message slot; an MPI has a finite request table (MPICH 4.0:
+  // 262,144 per process), so plans with very many slots post each message on demand instead.
+  p.persistent_requests = message_slots != 0 && reserve_persistent_requests(3 * message_slots);
+  if (p.persistent_requests) p.reserved_requests = 3 * message_slots;
 
   std::vector<std::vector<std::byte>> outgoing;
   for (std::size_t n = 0; n < p.neighbours.size(); ++n) outgoing.push_back(describe_for(p, layout, n));
@@ -372,16 +378,18 @@ void commit_plan(PlanState& p) {
             slot.buffer[parity] = base + static_cast<std::size_t>(parity) * size;
             Piece buffer{slot.buffer[parity], 1, &whole};
             slot.unpack[parity] = CopyProgram::build({&buffer, 1}, mine_pieces);
+            if (!p.persistent_requests) continue;
             check_mpi(MPI_Recv_init(slot.buffer[parity], static_cast<int>(slot.bytes + sizeof(MessageTrailer)), MPI_BYTE,
                                     r, static_cast<int>(message_tags_per_slot * s) + parity, comm,
                                     &slot.receive_request[parity]),
                       "MPI_Recv_init");
             check_mpi(MPI_Start(&slot.receive_request[parity]), "MPI_Start");
           }
+          slot.tag = static_cast<int>(message_tags_per_slot * s);
           slot.ack_word = reinterpret_cast<std::uint32_t*>(base + 2 * size);
-          check_mpi(MPI_Send_init(slot.ack_word, 1, MPI_UINT32_T, r, static_cast<int>(message_tags_per_slot * s) + 2,
-                                  comm, &slot.ack_request),
-                    "MPI_Send_init");
+          if (p.persistent_requests)
+            check_mpi(MPI_Send_init(slot.ack_word, 1, MPI_UINT32_T, r, slot.tag + 2, comm, &slot.ack_request),
+                      "MPI_Send_init");
         } else if (peer_path == SlotPath::inter) {
           for (int parity = 0; parity < 2; ++parity) {
             Layout whole = Layout::contiguous(0, slot.bytes);
@@ -419,15 +427,17 @@ void commit_plan(PlanState& p) {
             slot.buffer[parity] = base + static_cast<std::size_t>(parity) * size;
             Piece buffer{slot.buffer[parity], 1, &whole};
             slot.pack_into[parity] = CopyProgram::build(mine_pieces, {&buffer, 1});
+            if (!p.persistent_requests) continue;
             check_mpi(MPI_Send_init(slot.buffer[parity], static_cast<int>(slot.bytes + sizeof(MessageTrailer)), MPI_BYTE,
                                     r, static_cast<int>(message_tags_per_slot * peer_slot) + parity, comm,
                                     &slot.send_request[parity]),
                       "MPI_Send_init");
           }
+          slot.tag = static_cast<int>(message_tags_per_slot * peer_slot);
           slot.ack_word = reinterpret_cast<std::uint32_t*>(base + 2 * size);
-          check_mpi(MPI_Recv_init(slot.ack_word, 1, MPI_UINT32_T, r, static_cast<int>(message_tags_per_slot * peer_slot) + 2,
-                                  comm, &slot.ack_request),
-                    "MPI_Recv_init");
+          if (p.persistent_requests)
+            check_mpi(MPI_Recv_init(slot.ack_word, 1, MPI_UINT32_T, r, slot.tag + 2, comm, &slot.ack_request),
+                      "MPI_Recv_init");
         } else if (slot.path == SlotPath::inter) {
           Piece buffer{p.pack_buffer.data(), 1, &whole};
           slot.pack = CopyProgram::build(mine_pieces, {&buffer, 1});

@@ -67,7 +67,8 @@ struct SendSlot {
   CopyProgram pack_into[2];
   MPI_Request send_request[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   std::uint32_t* ack_word = nullptr;          // filled by the acknowledgement message
-  MPI_Request ack_request = MPI_REQUEST_NULL;  // persistent receive of the acknowledgement
+  MPI_Request ack_request = MPI_REQUEST_NULL;  // receive of the acknowledgement
+  int tag = 0;                                 // of even messages; odd + 1, acknowledgement + 2
   bool ack_pending = false;                   // ack_request is started and not yet complete
   bool last_wants_ack = false;                // the last message asked for an acknowledgement
 };
@@ -90,7 +91,8 @@ struct ReceiveSlot {
   std::byte* buffer[2] = {nullptr, nullptr};
   MPI_Request receive_request[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // persistent, kept started
   std::uint32_t* ack_word = nullptr;
-  MPI_Request ack_request = MPI_REQUEST_NULL;  // persistent send of the acknowledgement
+  MPI_Request ack_request = MPI_REQUEST_NULL;  // send of the acknowledgement
+  int tag = 0;                                 // of even messages; odd + 1, acknowledgement + 2
 };
 
 // The trailer after the data of a message on the messages path.
@@ -124,6 +126,10 @@ struct PlanState {
   // by its own MPI_Test calls.
   bool needs_world_progress = false;
   std::vector<std::byte> message_memory;  // buffers of the messages path
+  // Persistent requests (posted once) or, past the process's request budget, a send per message
+  // and a matched probe on receipt; both put the same messages on the wire.
+  bool persistent_requests = false;
+  std::size_t reserved_requests = 0;  // returned to the budget when the plan goes
   std::vector<std::int32_t> send_slot_of, receive_slot_of;  // slot -> index into the vectors below
   std::vector<SendSlot> sends;
   std::vector<ReceiveSlot> receives;
@@ -143,5 +149,8 @@ bool message_acknowledged(PlanState& plan, SendSlot& slot);
 bool message_buffer_free(PlanState& plan, SendSlot& slot, std::uint32_t sequence);
 bool try_receive_message(PlanState& plan, ReceiveSlot& slot);
 void release_messages(PlanState& plan);
+// Takes `count` persistent requests from the process-wide budget; false (nothing taken) if short.
+bool reserve_persistent_requests(std::size_t count);
+void return_persistent_requests(std::size_t count);
 
 }  // namespace ghostwire::detail
