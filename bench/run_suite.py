@@ -18,7 +18,6 @@ import datetime
 import json
 import math
 import os
-import platform
 import shlex
 import subprocess
 import sys
@@ -26,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+from bench_common import machine_description, parse_json_line
 LAUNCH = ROOT / "scripts" / "launch"
 
 
@@ -91,6 +91,10 @@ class Benchmark:
     duels: list[tuple[str, str]] = field(default_factory=list)
     takes_sizes: bool = False       # passes --sizes on
     timeout: int = 3600             # seconds per launch
+    # A benchmark with a driver script of its own (a matrix of separate runs, as miniGhost's): the
+    # script (relative to the project) gets --out <results>/<name> and these arguments, runs its
+    # launches, and writes summary.txt and its plot there; program, launches and table are unused.
+    script: str | None = None
 
 
 MESSAGE_LAUNCHES = [Launch("intra"), Launch("emulated", rpn=1), Launch("multihost")]
@@ -184,6 +188,14 @@ SUITE.append(Benchmark(
         Goal("intra", f"jacobi-{n}", "jacobi-gw", "jacobi-mpi", 1.0,
              f"the Jacobi example at least as fast as plain MPI at {n}^2"))]))
 
+# gw-minighost (issue 6): weak scaling over NDIM, gw against plain MPI and commfree, one mpirun per
+# point, through its own driver (the full matrix: bench/minighost/run_minighost_bench.py).
+SUITE.append(Benchmark(
+    name="minighost", program="apps/minighost/gw-minighost", script="bench/minighost/run_minighost_bench.py",
+    args=["--ndims", "10,20,50,100", "--vars", "1,20", "--launches", "intra-2", "--repeats", "3", "--seconds", "0.2"],
+    quick_args=["--quick", "--vars", "1", "--launches", "intra-2"],
+    launches=[], table=Table(row="nx", value="elements_per_s", title="mesh elements/s", higher_is_better=True)))
+
 # Column order and short names: the implementations of gw-bench first, anything else after.
 KNOWN_IMPLS = ["gw", "gw-p2p", "gw-rma", "mpi-sendrecv", "mpi-put-flag", "mpi-isend", "mpi-persistent",
                "mpi-alltoallw", "mpi-put", "raw"]
@@ -228,31 +240,6 @@ def run_launch(bench: Benchmark, launch: Launch, opts, out_dir: Path) -> tuple[b
         print(f"!! {bench.name} on {launch.label} failed with exit status {status} (log: {out_dir / stem}.log)",
               flush=True)
     return status == 0, records
-
-
-def parse_json_line(line: str) -> dict | None:
-    line = line.strip()
-    if not line.startswith("{"):
-        return None
-    try:
-        return json.loads(line)
-    except json.JSONDecodeError:
-        return None
-
-
-def machine_description() -> dict:
-    model = ""
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
-    return {"host": platform.node(), "cpu": model, "cores": os.cpu_count(), "kernel": platform.release(),
-            "commit": commit, "load_average": os.getloadavg()}
 
 
 # ---------------------------------------------------------------- reporting
@@ -458,10 +445,29 @@ def draw_grouped_bars(bench: Benchmark, records: list[dict], out_dir: Path, plt,
     return path
 
 
+def run_script(bench: Benchmark, opts, out_dir: Path) -> bool:
+    """Runs a benchmark's own driver script, echoing its output."""
+    command = [sys.executable, str(ROOT / bench.script), "--out", str(out_dir / bench.name),
+               "--build-dir", opts.build_dir, "--mpi", opts.mpi, *(bench.quick_args if opts.quick else bench.args)]
+    print(f"\n== {bench.name}: {shlex.join(command)}", flush=True)
+    if opts.dry_run:
+        return True
+    status = subprocess.run(command).returncode
+    if status != 0:
+        print(f"!! {bench.name} failed with exit status {status} (log: {out_dir / bench.name})", flush=True)
+    return status == 0
+
+
 def report(benchmarks: list[Benchmark], out_dir: Path, plots: bool) -> str:
     results = load_results(out_dir)
     sections = []
     for bench in benchmarks:
+        if bench.script:  # the driver wrote its own summary and plot
+            folder = out_dir / bench.name
+            if (folder / "summary.txt").exists():
+                sections.append((folder / "summary.txt").read_text().rstrip())
+                sections += [f"  plot: {image}" for image in sorted(folder.glob("*.png"))]
+            continue
         records = results.get(bench.name, [])
         if not records:
             continue
@@ -537,6 +543,10 @@ def main() -> int:
 
     failures = []
     for bench in benchmarks:
+        if bench.script:
+            if "intra" in paths and not run_script(bench, opts, out_dir):
+                failures.append(bench.name)
+            continue
         for launch in bench.launches:
             if launch.path not in paths:
                 continue

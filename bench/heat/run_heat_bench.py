@@ -24,7 +24,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import shlex
 import statistics
 import subprocess
@@ -32,6 +31,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench_common import machine_description, parse_json_line  # noqa: E402
 LAUNCH = ROOT / "scripts" / "launch"
 
 # name -> (scripts/launch path, ranks, ranks per emulated node)
@@ -58,31 +59,6 @@ def goal_versus_commfree(tile: int) -> float:
 
 
 # ---------------------------------------------------------------- running
-
-def machine_description() -> dict:
-    model = ""
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
-    return {"host": platform.node(), "cpu": model, "cores": os.cpu_count(), "kernel": platform.release(),
-            "commit": commit, "load_average": os.getloadavg()}
-
-
-def parse_json_line(line: str) -> dict | None:
-    line = line.strip()
-    if not line.startswith("{"):
-        return None
-    try:
-        return json.loads(line)
-    except json.JSONDecodeError:
-        return None
-
 
 def run_launch(name: str, grid: int, opts, out_dir: Path, jsonl) -> bool:
     path, ranks, rpn = LAUNCHES[name]
