@@ -12,11 +12,12 @@
 // Plans with more message slots than the process's request budget (MPICH 4.0 aborts past 262,144
 // live requests) use the same tags and buffers without persistent requests: MPI_Isend per message,
 // and on receipt a matched probe (MPI_Improbe + MPI_Mrecv) for the expected message's tag.
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <string>
+#include <vector>
 
-#include "collective.hpp"
 #include "plan_state.hpp"
 #include "runtime/mpi_check.hpp"
 #include "runtime/wait.hpp"
@@ -138,6 +139,28 @@ bool try_receive_message(PlanState& p, ReceiveSlot& slot) {
   return true;
 }
 
+namespace {
+
+// Without persistent receives, a message nobody will receive now (the plan is going) stays
+// unmatched, and a rendezvous send of it would never complete: take such messages and drop them.
+// Everything on the plan's communicator that no posted receive takes is such a message.
+void drop_unreceived_messages(PlanState& p) {
+  if (p.persistent_requests) return;
+  for (;;) {
+    int found = 0;
+    MPI_Message message;
+    MPI_Status status;
+    check_mpi(MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, p.comm, &found, &message, &status), "MPI_Improbe");
+    if (!found) return;
+    int count = 0;
+    MPI_Get_count(&status, MPI_BYTE, &count);
+    std::vector<std::byte> dropped(static_cast<std::size_t>(std::max(count, 1)));
+    check_mpi(MPI_Mrecv(dropped.data(), count, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
+  }
+}
+
+}  // namespace
+
 // Collective (plans are destroyed together): finish this rank's sends, wait for everybody, then
 // cancel the receives still posted for messages that will never come.
 void release_messages(PlanState& p) {
@@ -146,17 +169,21 @@ void release_messages(PlanState& p) {
     for (SendSlot& slot : p.sends) {
       if (slot.path != SlotPath::messages) continue;
       for (MPI_Request& request : slot.send_request)
-        wait_complete(p, request, [&] {
-          return "the delivery of a message on " + slot_text(p, slot.channel, slot.rank) +
-                 " while destroying the plan (was it received?)";
-        });
+        wait_until(
+            *p.w, [&] { drop_unreceived_messages(p); return complete(request); },
+            [&] {
+              return "the delivery of a message on " + slot_text(p, slot.channel, slot.rank) +
+                     " while destroying the plan (was it received?)";
+            });
     }
     for (ReceiveSlot& slot : p.receives)
       if (slot.path == SlotPath::messages)
         wait_complete(p, slot.ack_request, [&] { return "an acknowledgement on " + slot_text(p, slot.channel, slot.rank); });
     MPI_Request barrier;
     check_mpi(MPI_Ibarrier(p.comm, &barrier), "MPI_Ibarrier");
-    wait_request(*p.w, barrier, "all ranks to destroy plan " + std::to_string(p.id));
+    wait_until(
+        *p.w, [&] { drop_unreceived_messages(p); return complete(barrier); },
+        [&] { return "all ranks to destroy plan " + std::to_string(p.id); });
   } catch (const std::exception&) {
     // A destructor must not throw; the timeout diagnostic has been printed.
   }

@@ -73,6 +73,31 @@ TEST(PlanApi, SixtyFiveThousandSlots) {
   w.barrier();
 }
 
+// Past the process's budget of persistent requests (between nodes), a plan posts no receives; a
+// large message sent and never received must not keep the plan's destruction from finishing.
+TEST(PlanApi, ManySlotsDestroyedWithAnUnreceivedLargeMessage) {
+  World& w = gwtest::world();
+  if (w.size() < 2) GTEST_SKIP() << "needs a neighbour";
+  const std::size_t channels = 40000, big = 16384;  // channel 0: 128 KiB, past every eager limit
+  Segment out(w, (big + channels) * sizeof(double)), in(w, (big + channels) * sizeof(double));
+  {
+    std::vector<int> neighbours{right_of(w)};
+    if (left_of(w) != right_of(w)) neighbours.push_back(left_of(w));
+    Plan plan(w, neighbours, channels);
+    Region o = plan.add_memory(out, sizeof(double)), i = plan.add_memory(in, sizeof(double));
+    for (std::size_t c = 0; c < channels; ++c) {
+      std::size_t count = c == 0 ? big : 1, start = c == 0 ? 0 : big + c;
+      plan.add_send(c, right_of(w), o, Layout::contiguous(start, count));
+      plan.add_receive(c, left_of(w), i, Layout::contiguous(start, count));
+    }
+    plan.commit();
+    std::fill_n(reinterpret_cast<double*>(out.data()), big, 1.0 + w.rank());
+    plan.send(0, right_of(w));
+    w.barrier();
+  }  // destroyed with channel 0's message unreceived everywhere
+  w.barrier();
+}
+
 TEST(PlanApi, ExchangeOneChannelAtATime) {
   World& w = gwtest::world();
   Ring ring(w, 3);
