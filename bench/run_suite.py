@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-from bench_common import machine_description, parse_json_line
+from bench_common import announce, finish_meta, new_meta, parse_json_line, pyplot
 LAUNCH = ROOT / "scripts" / "launch"
 
 
@@ -366,15 +366,10 @@ def duel_lines(bench: Benchmark, records: list[dict]) -> list[str]:
 def draw_plots(bench: Benchmark, records: list[dict], out_dir: Path) -> Path | None:
     if bench.plot is None or not records:
         return None
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        import matplotlib.ticker
-    except ImportError:
-        print(f"(no plots: matplotlib is missing for {sys.executable}; install python3-matplotlib or run "
-              f"/usr/bin/python3 {Path(__file__).name} --report {out_dir})")
+    plt = pyplot(f"install python3-matplotlib or run /usr/bin/python3 {Path(__file__).name} --report {out_dir}")
+    if plt is None:
         return None
+    import matplotlib.ticker
     plot = bench.plot
     launches = ordered_launches(bench, records)
     impls = ordered_impls(records)
@@ -534,12 +529,8 @@ def main() -> int:
     out_dir = Path(opts.results) / stamp
     if not opts.dry_run:
         out_dir.mkdir(parents=True, exist_ok=True)
-    meta = {"started": datetime.datetime.now().isoformat(timespec="seconds"), "quick": opts.quick,
-            "command": shlex.join(sys.argv), "machine": machine_description()}
-    load = meta["machine"]["load_average"][0]
-    print(f"run_suite: results in {out_dir}; load average {load:.2f} on {meta['machine']['cores']} cores")
-    if load > 0.5 * (meta["machine"]["cores"] or 1):
-        print("run_suite: warning: the machine is busy; timings will be distorted")
+    meta = new_meta(quick=opts.quick)
+    announce("run_suite", out_dir, meta)
 
     failures = []
     for bench in benchmarks:
@@ -559,10 +550,7 @@ def main() -> int:
     if opts.dry_run:
         return 0
 
-    meta["finished"] = datetime.datetime.now().isoformat(timespec="seconds")
-    meta["load_average_at_end"] = os.getloadavg()
-    meta["failures"] = failures
-    (out_dir / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+    finish_meta(meta, out_dir, failures)
     report(benchmarks, out_dir, plots=not opts.no_plots)
     print(f"\nrun_suite: results, logs, summary.txt and plots in {out_dir}")
     if failures:

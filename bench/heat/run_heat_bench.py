@@ -32,7 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench_common import machine_description, parse_json_line  # noqa: E402
+from bench_common import announce, finish_meta, new_meta, parse_json_line, pyplot  # noqa: E402
 LAUNCH = ROOT / "scripts" / "launch"
 
 # name -> (scripts/launch path, ranks, ranks per emulated node)
@@ -178,12 +178,8 @@ def summary(records: list[dict]) -> str:
 
 
 def plot(records: list[dict], out_dir: Path) -> Path | None:
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print(f"(no plot: matplotlib is missing for {sys.executable}; run this script with /usr/bin/python3)")
+    plt = pyplot()
+    if plt is None:
         return None
     points = medians(records)
     if not points:
@@ -282,14 +278,9 @@ def main() -> int:
     out_dir = Path(opts.out) if opts.out else ROOT / "results" / f"heat-{stamp}"
     if not opts.dry_run:
         out_dir.mkdir(parents=True, exist_ok=True)
-    meta = {"started": datetime.datetime.now().isoformat(timespec="seconds"), "quick": opts.quick,
-            "command": shlex.join(sys.argv), "machine": machine_description(), "launches": launches,
-            "grids": grids, "tiles": opts.tiles, "repeats": opts.repeats, "seconds": opts.seconds}
-    cores = meta["machine"]["cores"] or 1
-    load = meta["machine"]["load_average"][0]
-    print(f"run_heat_bench: results in {out_dir}; load average {load:.2f} on {cores} cores")
-    if load > 0.5 * cores:
-        print("run_heat_bench: warning: the machine is busy; timings will be distorted")
+    meta = new_meta(quick=opts.quick, launches=launches, grids=grids, tiles=opts.tiles, repeats=opts.repeats,
+                    seconds=opts.seconds)
+    announce("run_heat_bench", out_dir, meta)
 
     failures = []
     jsonl = open(os.devnull, "w") if opts.dry_run else open(out_dir / "heat.jsonl", "a")
@@ -300,10 +291,7 @@ def main() -> int:
                     failures.append(f"{name} {grid}")
     if opts.dry_run:
         return 0
-    meta["finished"] = datetime.datetime.now().isoformat(timespec="seconds")
-    meta["load_average_at_end"] = os.getloadavg()
-    meta["failures"] = failures
-    (out_dir / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+    finish_meta(meta, out_dir, failures)
     report(out_dir)
     print(f"\nrun_heat_bench: results, logs, summary.txt and heat.png in {out_dir}")
     if failures:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from bench_common import machine_description, parse_json_line  # noqa: E402
+from bench_common import announce, finish_meta, new_meta, parse_json_line, pyplot  # noqa: E402
 
 LAUNCH = ROOT / "scripts" / "launch"
 # name -> (scripts/launch path, ranks, ranks per emulated node)
@@ -180,12 +180,8 @@ def summary(records: list[dict]) -> str:
 
 
 def plot(records: list[dict], out_dir: Path) -> Path | None:
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print(f"(no plot: matplotlib is missing for {sys.executable}; run this script with /usr/bin/python3)")
+    plt = pyplot()
+    if plt is None:
         return None
     points = medians(records)
     if not points:
@@ -304,21 +300,13 @@ def main() -> int:
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + ("-quick" if opts.quick else "")
     out_dir = Path(opts.out) if opts.out else ROOT / "results" / f"minighost-{stamp}"
     out_dir.mkdir(parents=True, exist_ok=True)
-    meta = {"started": datetime.datetime.now().isoformat(timespec="seconds"), "command": shlex.join(sys.argv),
-            "machine": machine_description(), "launches": launches, "configs": configs, "stencil": opts.stencil,
-            "repeats": opts.repeats, "seconds": opts.seconds}
-    cores = meta["machine"]["cores"] or 1
-    load = meta["machine"]["load_average"][0]
-    print(f"run_minighost_bench: results in {out_dir}; load average {load:.2f} on {cores} cores", flush=True)
-    if load > 0.5 * cores:
-        print("run_minighost_bench: warning: the machine is busy; timings will be distorted", flush=True)
+    meta = new_meta(launches=launches, configs=configs, stencil=opts.stencil, repeats=opts.repeats,
+                    seconds=opts.seconds)
+    announce("run_minighost_bench", out_dir, meta)
     failures = run_matrix(opts, launches, configs, out_dir)
     if opts.dry_run:
         return 0
-    meta["finished"] = datetime.datetime.now().isoformat(timespec="seconds")
-    meta["load_average_at_end"] = os.getloadavg()
-    meta["failures"] = failures
-    (out_dir / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+    finish_meta(meta, out_dir, failures)
     report(out_dir)
     if failures:
         print(f"\nrun_minighost_bench: {len(failures)} run(s) failed:\n  " + "\n  ".join(failures))
