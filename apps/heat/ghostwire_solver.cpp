@@ -21,24 +21,12 @@ std::unique_ptr<ghostwire::World> make_world(MPI_Comm comm) {
   }
 }
 
-// More ranks than cores on this machine (or in the job, which covers the multihost path that
-// emulates two hosts on one machine): a waiting rank must give its core away at once.
-bool oversubscribed(const ghostwire::World& world) {
-  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  MPI_Comm machine = MPI_COMM_NULL;
-  MPI_Comm_split_type(world.comm(), MPI_COMM_TYPE_SHARED, world.rank(), MPI_INFO_NULL, &machine);
-  int local = 1;
-  MPI_Comm_size(machine, &local);
-  MPI_Comm_free(&machine);
-  return cores > 0 && (local > cores || world.size() > cores);
-}
-
 }  // namespace
 
 GhostwireSolver::GhostwireSolver(const SolverContext& context, bool with_messages)
     : d_(context.decomposition), with_messages_(with_messages), world_(make_world(context.comm)) {
   idle_policy_.timeout_seconds = world_->settings().timeout_seconds;
-  idle_policy_.yield_at_once = oversubscribed(*world_);
+  idle_policy_.yield_at_once = world_->oversubscribed();
 }
 
 std::span<double> GhostwireSolver::allocate_band(std::size_t element_count) {

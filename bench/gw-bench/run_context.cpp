@@ -41,17 +41,15 @@ RunContext::RunContext() {
   MPI_Comm host_comm;
   check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &host_comm),
         "MPI_Comm_split_type");
-  int host_leader = rank_, ranks_on_host = 1;
+  int host_leader = rank_;
   check(MPI_Allreduce(MPI_IN_PLACE, &host_leader, 1, MPI_INT, MPI_MIN, host_comm), "MPI_Allreduce");
-  check(MPI_Comm_size(host_comm, &ranks_on_host), "MPI_Comm_size");
   MPI_Comm_free(&host_comm);
   std::vector<int> leaders(static_cast<std::size_t>(size_));
   check(MPI_Allgather(&host_leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
   std::vector<int> distinct = leaders;
   std::sort(distinct.begin(), distinct.end());
   hosts_ = static_cast<int>(std::unique(distinct.begin(), distinct.end()) - distinct.begin());
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  oversubscribed_ = ranks_on_host > std::max(1L, cores);
+  oversubscribed_ = world_->oversubscribed();
 
   if (size_ >= 2) {
     pair_shares_host_ = leaders[0] == leaders[1];

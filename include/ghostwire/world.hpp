@@ -38,6 +38,12 @@ class World {
   int node_rank_of(int rank) const;
   bool shares_memory_with(int rank) const;  // same (possibly emulated) node
 
+  // Ranks of the job running on this machine (same kernel: also across containers and the
+  // emulated hosts of scripts/launch --path multihost), and whether they outnumber its cores, in
+  // which case a waiting rank should give its core away at once.
+  int machine_ranks() const noexcept;
+  bool oversubscribed() const noexcept;
+
   MPI_Comm comm() const noexcept;       // ghostwire's duplicate of the user's communicator
   MPI_Comm node_comm() const noexcept;  // the ranks of my node
   const Settings& settings() const noexcept;

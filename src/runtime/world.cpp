@@ -1,8 +1,11 @@
 #include "ghostwire/world.hpp"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "ghostwire/error.hpp"
@@ -71,15 +74,47 @@ void discover_nodes(WorldState& w) {
   w.node = w.node_of_rank[static_cast<std::size_t>(w.rank)];
 }
 
+// The kernel's boot id names the machine a process runs on, also across containers and UTS
+// namespaces, where MPI_COMM_TYPE_SHARED sees separate "nodes" on one set of cores.
+std::uint64_t machine_id() {
+  std::ifstream file("/proc/sys/kernel/random/boot_id");
+  std::string id;
+  if (!(file >> id)) {
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    id = host;
+  }
+  return std::hash<std::string>{}(id);
+}
+
+// How many ranks of the job compete for this machine's cores (>= physical_node_size).
+int ranks_on_this_machine(WorldState& w) {
+  std::uint64_t mine = machine_id();
+  std::vector<std::uint64_t> ids(static_cast<std::size_t>(w.size));
+  check_mpi(MPI_Allgather(&mine, 1, MPI_UINT64_T, ids.data(), 1, MPI_UINT64_T, w.comm), "MPI_Allgather");
+  return static_cast<int>(std::count(ids.begin(), ids.end(), mine));
+}
+
+int usable_cores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    int n = CPU_COUNT(&set);
+    if (n > 0) return n;
+  }
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  return online > 0 ? static_cast<int>(online) : 1;
+}
+
 // Spinning only pays while every rank has a core of its own; otherwise a waiting rank must give
-// its core to the rank it waits for almost at once.
+// its core to the rank it waits for almost at once. Ranks count per machine, not per shared-memory
+// node: emulated hosts in namespaces (scripts/launch --path multihost) share the same cores.
 void choose_wait_policy(WorldState& w) {
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  w.cores = cores > 0 ? static_cast<int>(cores) : 1;
+  w.cores = usable_cores();
+  w.machine_ranks = ranks_on_this_machine(w);
   if (w.settings.spin_polls >= 0)
     w.spin_polls = static_cast<std::uint64_t>(w.settings.spin_polls);
   else
-    w.spin_polls = w.physical_node_size > w.cores ? 64 : (1u << 16);
+    w.spin_polls = w.machine_ranks > w.cores ? 64 : (1u << 16);
 }
 
 }  // namespace
@@ -133,6 +168,8 @@ int World::node() const noexcept { return state_->node; }
 int World::node_count() const noexcept { return state_->node_count; }
 int World::node_rank() const noexcept { return state_->node_rank; }
 int World::node_size() const noexcept { return state_->node_size; }
+int World::machine_ranks() const noexcept { return state_->machine_ranks; }
+bool World::oversubscribed() const noexcept { return state_->machine_ranks > state_->cores; }
 const std::vector<int>& World::node_ranks() const noexcept { return state_->node_ranks; }
 MPI_Comm World::comm() const noexcept { return state_->comm; }
 MPI_Comm World::node_comm() const noexcept { return state_->node_comm; }

@@ -1,4 +1,5 @@
 #include <mpi.h>
+#include <sched.h>
 
 #include <cstdlib>
 #include <set>
@@ -64,6 +65,19 @@ TEST(World, SeesTheExpectedNumberOfNodes) {
   long expected = gwtest::option_integer("expect-nodes", -1);
   if (expected < 0) GTEST_SKIP() << "no --expect-nodes given";
   EXPECT_EQ(gwtest::world().node_count(), expected);
+}
+
+// The emulated hosts of the multihost path are separate nodes to MPI but one machine: the wait
+// policy must count all their ranks against the cores, or oversubscribed waits spin.
+TEST(World, CountsTheRanksOfTheMachineAcrossEmulatedHosts) {
+  World& w = gwtest::world();
+  EXPECT_GE(w.machine_ranks(), w.node_size());
+  long expected = gwtest::option_integer("expect-machine-ranks", -1);
+  if (expected < 0) GTEST_SKIP() << "no --expect-machine-ranks given";
+  EXPECT_EQ(w.machine_ranks(), expected);
+  cpu_set_t cores;
+  ASSERT_EQ(sched_getaffinity(0, sizeof cores, &cores), 0);
+  EXPECT_EQ(w.oversubscribed(), expected > CPU_COUNT(&cores));
 }
 
 TEST(World, UnknownRankIsAnError) {
