@@ -61,14 +61,42 @@ ColumnPipeline::Step ColumnPipeline::advance(int j) {
   return Step::relaxed;
 }
 
+bool ColumnPipeline::receive_ahead() {
+  bool received = false;
+  const int blocks = d_.tile_cols;
+  // Upper halo of sweep t for block j (its (t+1)-th message): free once block j has done t sweeps.
+  while (has_upper_ && upper_cursor_.sweep < timesteps_) {
+    Block& block = blocks_[static_cast<std::size_t>(upper_cursor_.block)];
+    if (block.upper_received == upper_cursor_.sweep) {
+      if (block.done < upper_cursor_.sweep || !messages_->receive_upper_halo(upper_cursor_.block)) break;
+      ++block.upper_received;
+      received = true;
+    }
+    if (++upper_cursor_.block == blocks) upper_cursor_ = {upper_cursor_.sweep + 1, 0};
+  }
+  // Lower halo after the lower rank's sweep s, needed by block j's sweep s+1 (its (s+1)-th message;
+  // none after the last sweep): free once block j has done s+1 sweeps.
+  while (has_lower_ && lower_cursor_.sweep + 1 < timesteps_) {
+    Block& block = blocks_[static_cast<std::size_t>(lower_cursor_.block)];
+    if (block.lower_received == lower_cursor_.sweep) {
+      if (block.done < lower_cursor_.sweep + 1 || !messages_->receive_lower_halo(lower_cursor_.block)) break;
+      ++block.lower_received;
+      received = true;
+    }
+    if (++lower_cursor_.block == blocks) lower_cursor_ = {lower_cursor_.sweep + 1, 0};
+  }
+  return received;
+}
+
 void ColumnPipeline::run(int timesteps) {
   timesteps_ = timesteps;
   blocks_.assign(static_cast<std::size_t>(d_.tile_cols), Block{});
   ready_.clear();
   if (timesteps > 0 && d_.tile_cols > 0) ready_.push_back(0);  // in sweep 0 only block 0 may start
+  upper_cursor_ = lower_cursor_ = Cursor{};
   IdlePasses idle(idle_policy_);
   while (!ready_.empty()) {
-    bool changed = false;
+    bool changed = messages_ != nullptr && receive_ahead();
     for (std::size_t i = 0; i < ready_.size();) {
       const int j = ready_[i];
       const Step step = advance(j);

@@ -16,8 +16,8 @@
 // before j has done sweep t) and no left-block rule in 010, so it is not lexicographic.
 //
 // After its sweep t, block j sends its first row up (not after the last sweep: nobody reads it)
-// and its last row down. A halo is received only when the block is otherwise ready for the sweep
-// that needs it, right before the block is relaxed.
+// and its last row down. Halos are received ahead (receive_ahead), as soon as they have arrived
+// and their block has stopped reading the previous one, not when the block's turn comes.
 //
 // Counters never differ by more than one between neighbour blocks, so the blocks form a
 // staircase: block 0 may already be in sweep t+1 while block j waits for the upper rank in sweep
@@ -58,6 +58,10 @@ class ColumnPipeline {
   // One step of the state machine of a locally ready block j.
   Step advance(int j);
   std::string describe_wait() const;
+  // Copies halos that have arrived into every block whose halo is free, ahead of its turn: the
+  // sender's row is acknowledged sooner (it may be overwritten in the sender's next sweep), and the
+  // copy, a read from another core's cache, happens while this rank would otherwise wait.
+  bool receive_ahead();
 
   const Decomposition& d_;
   Band& band_;
@@ -70,6 +74,13 @@ class ColumnPipeline {
   // becomes locally ready only when a neighbour block advances, so a pass visits these few blocks
   // instead of all of them.
   std::vector<int> ready_;
+  // The neighbours finish a sweep's column blocks in column order, so their messages arrive in
+  // (sweep, block) order: the next one to look for from the upper and from the lower rank.
+  struct Cursor {
+    int sweep = 0;
+    int block = 0;
+  };
+  Cursor upper_cursor_, lower_cursor_;
 };
 
 }  // namespace heat
