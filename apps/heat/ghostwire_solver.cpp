@@ -1,7 +1,6 @@
 #include "ghostwire_solver.hpp"
 
 #include <ghostwire/error.hpp>
-#include <unistd.h>
 
 #include "usage_error.hpp"
 

@@ -1,7 +1,5 @@
 #include "run_context.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
