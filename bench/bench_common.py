@@ -73,3 +73,45 @@ def pyplot(hint: str = "run this script with /usr/bin/python3"):
         print(f"(no plot: matplotlib is missing for {sys.executable}; {hint})")
         return None
     return plt
+
+
+def load_records(path: Path, required_key: str) -> list[dict]:
+    """The JSON lines of a results file that carry `required_key` (skipping logs and other records)."""
+    if not path.exists():
+        return []
+    return [r for r in map(parse_json_line, path.read_text().splitlines()) if r and required_key in r]
+
+
+def finish_axis(axis, ticks, xlabel: str, ylabel: str, log_base: float = 10) -> None:
+    """A panel of a driver's figure: log x axis labelled at exactly the measured points, y from 0."""
+    axis.set_xscale("log", base=log_base)
+    axis.set_xticks(ticks)
+    axis.set_xticklabels([str(t) for t in ticks])
+    axis.minorticks_off()
+    axis.set_xlabel(xlabel)
+    axis.set_ylabel(ylabel)
+    axis.set_ylim(bottom=0)
+    axis.grid(True, alpha=0.3)
+    axis.legend(fontsize=7)
+
+
+def save_figure(plt, figure, title: str, path: Path) -> Path:
+    figure.suptitle(title)
+    figure.tight_layout(rect=(0, 0, 1, 0.985))
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
+
+
+def write_report(program: str, out_dir: Path, results_file: str, records: list[dict], summary, plot) -> str:
+    """Prints `summary(records)`, writes it to summary.txt and draws `plot(records, out_dir)`."""
+    if not records:
+        print(f"{program}: no results in {out_dir}/{results_file}")
+        return ""
+    text = summary(records)
+    print("\n" + text)
+    (out_dir / "summary.txt").write_text(text + "\n")
+    image = plot(records, out_dir)
+    if image:
+        print(f"\nplot: {image}")
+    return text

@@ -32,7 +32,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench_common import announce, finish_meta, new_meta, parse_json_line, pyplot  # noqa: E402
+from bench_common import (announce, finish_axis, finish_meta, load_records, new_meta,  # noqa: E402
+                          parse_json_line, pyplot, save_figure, write_report)
 LAUNCH = ROOT / "scripts" / "launch"
 
 # name -> (scripts/launch path, ranks, ranks per emulated node)
@@ -94,14 +95,7 @@ def run_launch(name: str, grid: int, opts, out_dir: Path, jsonl) -> bool:
 # ---------------------------------------------------------------- reporting
 
 def load(out_dir: Path) -> list[dict]:
-    records = []
-    path = out_dir / "heat.jsonl"
-    if path.exists():
-        for line in path.read_text().splitlines():
-            record = parse_json_line(line)
-            if record and "run" in record:
-                records.append(record)
-    return records
+    return load_records(out_dir / "heat.jsonl", "run")
 
 
 def medians(records: list[dict]) -> dict[tuple, dict]:
@@ -202,36 +196,13 @@ def plot(records: list[dict], out_dir: Path) -> Path | None:
                               color=colors[variant], linestyle=styles[variant])
             ranks = LAUNCHES.get(launch, ("?", "?", None))[1]
             axis.set_title(f"{launch}: {grid}x{grid}, {ranks} ranks", fontsize=10)
-            axis.set_xscale("log", base=2)
             tiles = sorted({k[2] for k in points if k[0] == launch and k[1] == grid})
-            axis.set_xticks(tiles)
-            axis.set_xticklabels([str(t) for t in tiles])
-            axis.minorticks_off()
-            axis.set_xlabel("tile size B (B x B tiles)")
-            axis.set_ylabel("Mupdates/s")
-            axis.set_ylim(bottom=0)
-            axis.grid(True, which="both", alpha=0.3)
-            axis.legend(fontsize=7)
-    figure.suptitle("gw-heat: Gauss-Seidel wavefront, median Mupdates/s")
-    figure.tight_layout(rect=(0, 0, 1, 0.985))
-    path = out_dir / "heat.png"
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
+            finish_axis(axis, tiles, "tile size B (B x B tiles)", "Mupdates/s", log_base=2)
+    return save_figure(plt, figure, "gw-heat: Gauss-Seidel wavefront, median Mupdates/s", out_dir / "heat.png")
 
 
 def report(out_dir: Path) -> str:
-    records = load(out_dir)
-    if not records:
-        print(f"run_heat_bench: no results in {out_dir}/heat.jsonl")
-        return ""
-    text = summary(records)
-    print("\n" + text)
-    (out_dir / "summary.txt").write_text(text + "\n")
-    image = plot(records, out_dir)
-    if image:
-        print(f"\nplot: {image}")
-    return text
+    return write_report("run_heat_bench", out_dir, "heat.jsonl", load(out_dir), summary, plot)
 
 
 # ---------------------------------------------------------------- command line

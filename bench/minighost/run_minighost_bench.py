@@ -31,7 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from bench_common import announce, finish_meta, new_meta, parse_json_line, pyplot  # noqa: E402
+from bench_common import (announce, finish_axis, finish_meta, load_records, new_meta,  # noqa: E402
+                          parse_json_line, pyplot, save_figure, write_report)
 
 LAUNCH = ROOT / "scripts" / "launch"
 # name -> (scripts/launch path, ranks, ranks per emulated node)
@@ -116,10 +117,7 @@ def run_matrix(opts, launches: list[str], configs: list[dict], out_dir: Path) ->
 # ---------------------------------------------------------------- reporting
 
 def load(out_dir: Path) -> list[dict]:
-    path = out_dir / "minighost.jsonl"
-    if not path.exists():
-        return []
-    return [r for r in map(parse_json_line, path.read_text().splitlines()) if r and "elements_per_s" in r]
+    return load_records(out_dir / "minighost.jsonl", "elements_per_s")
 
 
 def medians(records: list[dict]) -> dict[tuple, float]:
@@ -207,36 +205,14 @@ def plot(records: list[dict], out_dir: Path) -> Path | None:
                           color=colors.get(variant), linestyle=":" if variant == "commfree" else styles.get(comm, "-"))
             ranks = LAUNCHES[launch][1]
             axis.set_title(f"{launch}: {ranks} ranks, {num_vars} variable{'s' if num_vars > 1 else ''}", fontsize=10)
-            axis.set_xscale("log")
             ndims = sorted({k[4] for k in points if k[0] == launch})
-            axis.set_xticks(ndims)
-            axis.set_xticklabels([str(n) for n in ndims])
-            axis.minorticks_off()
-            axis.set_xlabel("NDIM (NDIM^3 cells per rank)")
-            axis.set_ylabel("mesh elements / s")
-            axis.set_ylim(bottom=0)
-            axis.grid(True, alpha=0.3)
-            axis.legend(fontsize=7)
-    figure.suptitle("gw-minighost: 3-D stencil with halo exchange, weak scaling, median elements/s")
-    figure.tight_layout(rect=(0, 0, 1, 0.985))
-    path = out_dir / "minighost.png"
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
+            finish_axis(axis, ndims, "NDIM (NDIM^3 cells per rank)", "mesh elements / s")
+    return save_figure(plt, figure, "gw-minighost: 3-D stencil with halo exchange, weak scaling, median elements/s",
+                       out_dir / "minighost.png")
 
 
 def report(out_dir: Path) -> str:
-    records = load(out_dir)
-    if not records:
-        print(f"run_minighost_bench: no results in {out_dir}/minighost.jsonl")
-        return ""
-    text = summary(records)
-    print("\n" + text)
-    (out_dir / "summary.txt").write_text(text + "\n")
-    image = plot(records, out_dir)
-    if image:
-        print(f"\nplot: {image}")
-    return text
+    return write_report("run_minighost_bench", out_dir, "minighost.jsonl", load(out_dir), summary, plot)
 
 
 # ---------------------------------------------------------------- command line
