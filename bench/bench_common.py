@@ -12,6 +12,18 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+LAUNCH = ROOT / "scripts" / "launch"
+
+# The launches of the application drivers (heat/, minighost/):
+# name -> (scripts/launch path, ranks, ranks per emulated node)
+APP_LAUNCHES = {
+    "intra-2": ("intra", 2, None),
+    "intra-4": ("intra", 4, None),
+    "emulated-2": ("emulated", 2, 1),
+    "emulated-4": ("emulated", 4, 2),
+    "multihost-2": ("multihost", 2, None),
+    "multihost-4": ("multihost", 4, None),
+}
 
 
 def parse_json_line(line: str) -> dict | None:
@@ -115,3 +127,36 @@ def write_report(program: str, out_dir: Path, results_file: str, records: list[d
     if image:
         print(f"\nplot: {image}")
     return text
+
+
+def add_driver_options(parser, app: str, repeats: int, seconds: float, seconds_help: str, timeout: int,
+                       timeout_help: str) -> None:
+    """The options every application driver takes: repetitions, run length, build tree, MPI, where
+    the results go, time limit, --report and --dry-run."""
+    parser.add_argument("--repeats", type=int, default=repeats, help="runs per point (the median is reported)")
+    parser.add_argument("--seconds", type=float, default=seconds, help=seconds_help)
+    parser.add_argument("--build-dir", default=str(ROOT / "build"), help="build tree (default: build/)")
+    parser.add_argument("--mpi", default="openmpi", choices=["openmpi", "mpich"], help="MPI of the build tree")
+    parser.add_argument("--out", help=f"results folder (default: results/{app}-<timestamp>)")
+    parser.add_argument("--timeout", type=int, default=timeout, help=timeout_help)
+    parser.add_argument("--report", metavar="DIR", help="only print the table and draw the plot of DIR")
+    parser.add_argument("--dry-run", action="store_true", help="print the commands only")
+
+
+def chosen_launches(program: str, text: str, launches: dict, mpi: str) -> list[str]:
+    """The comma-separated launch names of `text`, checked against `launches` (name -> (path, ...));
+    the multihost ones are dropped, with a word, unless the MPI is Open MPI."""
+    names = [name for name in text.split(",") if name]
+    unknown = [name for name in names if name not in launches]
+    if unknown:
+        sys.exit(f"{program}: unknown launch {', '.join(unknown)} (known: {', '.join(launches)})")
+    if mpi != "openmpi" and any(launches[n][0] == "multihost" for n in names):
+        print(f"{program}: the multihost launches need Open MPI; skipping them")
+        names = [n for n in names if launches[n][0] != "multihost"]
+    return names
+
+
+def results_dir(opts, app: str) -> Path:
+    """--out, or results/<app>-<timestamp>[-quick]."""
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + ("-quick" if opts.quick else "")
+    return Path(opts.out) if opts.out else ROOT / "results" / f"{app}-{stamp}"

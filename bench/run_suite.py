@@ -24,9 +24,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-from bench_common import announce, finish_meta, new_meta, parse_json_line, pyplot
-LAUNCH = ROOT / "scripts" / "launch"
+from bench_common import LAUNCH, ROOT, announce, finish_meta, new_meta, parse_json_line, pyplot
 
 
 @dataclass

@@ -21,7 +21,6 @@ busy machine is reported.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
 import shlex
@@ -30,21 +29,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench_common import (announce, finish_axis, finish_meta, load_records, new_meta,  # noqa: E402
-                          parse_json_line, pyplot, save_figure, write_report)
-LAUNCH = ROOT / "scripts" / "launch"
+from bench_common import (LAUNCH, add_driver_options, announce, chosen_launches, finish_axis,  # noqa: E402
+                          finish_meta, load_records, new_meta, parse_json_line, pyplot, results_dir,
+                          save_figure, write_report)
+from bench_common import APP_LAUNCHES as LAUNCHES  # noqa: E402
 
-# name -> (scripts/launch path, ranks, ranks per emulated node)
-LAUNCHES = {
-    "intra-2": ("intra", 2, None),
-    "intra-4": ("intra", 4, None),
-    "emulated-2": ("emulated", 2, 1),
-    "emulated-4": ("emulated", 4, 2),
-    "multihost-2": ("multihost", 2, None),
-    "multihost-4": ("multihost", 4, None),
-}
 DEFAULT_LAUNCHES = ["intra-2", "intra-4", "emulated-2", "multihost-2"]
 MPI_VARIANTS = ["mpi-blocking", "mpi-nbuffer", "mpi-nbuffer-transposed"]
 VARIANT_ORDER = MPI_VARIANTS + ["gw-wavefront", "gw-pipelined", "commfree", "seq"]
@@ -216,14 +206,8 @@ def main() -> int:
     parser.add_argument("--variants", default="all", help="gw-heat --variant (default: all)")
     parser.add_argument("--launches", default=",".join(DEFAULT_LAUNCHES),
                         help=f"launches, comma separated, of: {', '.join(LAUNCHES)}")
-    parser.add_argument("--repeats", type=int, default=5, help="runs per point (the median is reported)")
-    parser.add_argument("--seconds", type=float, default=1.0, help="length of a run")
-    parser.add_argument("--build-dir", default=str(ROOT / "build"), help="build tree (default: build/)")
-    parser.add_argument("--mpi", default="openmpi", choices=["openmpi", "mpich"], help="MPI of the build tree")
-    parser.add_argument("--out", help="results folder (default: results/heat-<timestamp>)")
-    parser.add_argument("--timeout", type=int, default=7200, help="seconds per launch")
-    parser.add_argument("--report", metavar="DIR", help="only print the table and draw the plot of DIR")
-    parser.add_argument("--dry-run", action="store_true", help="print the commands only")
+    add_driver_options(parser, "heat", repeats=5, seconds=1.0, seconds_help="length of a run", timeout=7200,
+                       timeout_help="seconds per launch")
     opts = parser.parse_args()
 
     if opts.report:
@@ -232,21 +216,14 @@ def main() -> int:
         opts.grids, opts.tiles, opts.repeats, opts.seconds = "512", "16,64", 1, 0.1
     if opts.repeats < 1 or opts.seconds <= 0:
         sys.exit("run_heat_bench: --repeats must be at least 1 and --seconds positive")
-    launches = [name for name in opts.launches.split(",") if name]
-    unknown = [name for name in launches if name not in LAUNCHES]
-    if unknown:
-        sys.exit(f"run_heat_bench: unknown launch {', '.join(unknown)} (known: {', '.join(LAUNCHES)})")
-    if opts.mpi != "openmpi" and any(LAUNCHES[n][0] == "multihost" for n in launches):
-        print("run_heat_bench: the multihost launches need Open MPI; skipping them")
-        launches = [n for n in launches if LAUNCHES[n][0] != "multihost"]
+    launches = chosen_launches("run_heat_bench", opts.launches, LAUNCHES, opts.mpi)
     grids = [int(g) for g in opts.grids.split(",") if g]
     program = Path(opts.build_dir) / "apps" / "heat" / "gw-heat"
     if not program.exists() and not opts.dry_run:
         sys.exit(f"run_heat_bench: {program} does not exist; build it first "
                  f"(cmake --build {opts.build_dir} --target gw-heat)")
 
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + ("-quick" if opts.quick else "")
-    out_dir = Path(opts.out) if opts.out else ROOT / "results" / f"heat-{stamp}"
+    out_dir = results_dir(opts, "heat")
     if not opts.dry_run:
         out_dir.mkdir(parents=True, exist_ok=True)
     meta = new_meta(quick=opts.quick, launches=launches, grids=grids, tiles=opts.tiles, repeats=opts.repeats,

@@ -20,7 +20,6 @@ meta.json. Only a run on an otherwise idle machine means anything: the load aver
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
 import shlex
@@ -29,21 +28,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-from bench_common import (announce, finish_axis, finish_meta, load_records, new_meta,  # noqa: E402
-                          parse_json_line, pyplot, save_figure, write_report)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench_common import (LAUNCH, add_driver_options, announce, chosen_launches, finish_axis,  # noqa: E402
+                          finish_meta, load_records, new_meta, parse_json_line, pyplot, results_dir,
+                          save_figure, write_report)
+from bench_common import APP_LAUNCHES as LAUNCHES  # noqa: E402
 
-LAUNCH = ROOT / "scripts" / "launch"
-# name -> (scripts/launch path, ranks, ranks per emulated node)
-LAUNCHES = {
-    "intra-2": ("intra", 2, None),
-    "intra-4": ("intra", 4, None),
-    "emulated-2": ("emulated", 2, 1),
-    "emulated-4": ("emulated", 4, 2),
-    "multihost-2": ("multihost", 2, None),
-    "multihost-4": ("multihost", 4, None),
-}
 VARIANTS = ["gw", "mpi", "commfree"]
 COMM_NAMES = {10: "BSPMA", 11: "SVAF"}
 # Issue 6: gw at least as fast as mpi everywhere, at least 1.3x faster for NDIM <= 20.
@@ -236,14 +226,8 @@ def main() -> int:
     parser.add_argument("--stencil", type=int, default=23, choices=[21, 22, 23, 24], help="miniGhost stencil")
     parser.add_argument("--variants", default=",".join(VARIANTS), help="gw-minighost variants")
     parser.add_argument("--launches", default="intra-2,intra-4", help=f"comma separated, of: {', '.join(LAUNCHES)}")
-    parser.add_argument("--repeats", type=int, default=3, help="runs per point (the median is reported)")
-    parser.add_argument("--seconds", type=float, default=0.3, help="stepping time of a run")
-    parser.add_argument("--build-dir", default=str(ROOT / "build"), help="build tree (default: build/)")
-    parser.add_argument("--mpi", default="openmpi", choices=["openmpi", "mpich"], help="MPI of the build tree")
-    parser.add_argument("--out", help="results folder (default: results/minighost-<timestamp>)")
-    parser.add_argument("--timeout", type=int, default=600, help="seconds per run")
-    parser.add_argument("--report", metavar="DIR", help="only print the table and draw the plot of DIR")
-    parser.add_argument("--dry-run", action="store_true", help="print the commands only")
+    add_driver_options(parser, "minighost", repeats=3, seconds=0.3, seconds_help="stepping time of a run",
+                       timeout=600, timeout_help="seconds per run")
     opts = parser.parse_args()
 
     if opts.report:
@@ -256,13 +240,7 @@ def main() -> int:
     unknown = [v for v in opts.variant_list if v not in VARIANTS]
     if unknown:
         sys.exit(f"run_minighost_bench: unknown variant {', '.join(unknown)} (known: {', '.join(VARIANTS)})")
-    launches = [name for name in opts.launches.split(",") if name]
-    unknown = [name for name in launches if name not in LAUNCHES]
-    if unknown:
-        sys.exit(f"run_minighost_bench: unknown launch {', '.join(unknown)} (known: {', '.join(LAUNCHES)})")
-    if opts.mpi != "openmpi" and any(LAUNCHES[n][0] == "multihost" for n in launches):
-        print("run_minighost_bench: the multihost launches need Open MPI; skipping them")
-        launches = [n for n in launches if LAUNCHES[n][0] != "multihost"]
+    launches = chosen_launches("run_minighost_bench", opts.launches, LAUNCHES, opts.mpi)
     comms = int_list(opts.comm_methods, "--comm-methods")
     if any(c not in COMM_NAMES for c in comms):
         sys.exit(f"run_minighost_bench: --comm-methods takes 10 (BSPMA) and 11 (SVAF), got {opts.comm_methods!r}")
@@ -273,8 +251,7 @@ def main() -> int:
         sys.exit(f"run_minighost_bench: {program} does not exist; build it first "
                  f"(cmake --build {opts.build_dir} --target gw-minighost)")
 
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + ("-quick" if opts.quick else "")
-    out_dir = Path(opts.out) if opts.out else ROOT / "results" / f"minighost-{stamp}"
+    out_dir = results_dir(opts, "minighost")
     out_dir.mkdir(parents=True, exist_ok=True)
     meta = new_meta(launches=launches, configs=configs, stencil=opts.stencil, repeats=opts.repeats,
                     seconds=opts.seconds)
