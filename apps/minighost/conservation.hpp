@@ -25,7 +25,8 @@ struct VariableTotals {
 // the power by repeated squaring as gfortran does it), then widened to double.
 double conservation_tolerance(int error_tol);
 
-// Sum of the owned cells of one variable on this rank, in the reference's order (x fastest).
+// Sum of the owned cells of one variable on this rank (in partial sums, see lane_sum.hpp; the
+// stencil returns the same sum of the cells it updated).
 double local_interior_sum(const FieldView& field);
 
 class ConservationLedger {

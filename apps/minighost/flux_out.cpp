@@ -1,5 +1,10 @@
 #include "flux_out.hpp"
 
+#include <stdexcept>
+#include <string>
+
+#include "lane_sum.hpp"
+
 namespace minighost {
 namespace {
 
@@ -26,32 +31,43 @@ int outside_points(Stencil stencil, int reach_x, int reach_y, int reach_z) {
 
 }  // namespace
 
-double boundary_outflow(Stencil stencil, const FieldView& f, const Decomposition& d) {
+BoundaryOutflow::BoundaryOutflow(Stencil stencil, const Decomposition& d) : points_(stencil_points(stencil)) {
+  const auto& block = d.block();
+  nx_ = block[x];
+  ny_ = block[y];
+  nz_ = block[z];
   auto reach = [&](Axis axis, int cells) {
     return AxisReach{d.on_physical_boundary(axis, Side::low), d.on_physical_boundary(axis, Side::high), cells};
   };
-  const AxisReach reach_x = reach(x, f.nx), reach_y = reach(y, f.ny);
+  const AxisReach reach_x = reach(x, nx_), reach_y = reach(y, ny_);
   // 2-D stencils never reach across z, so z boundaries lose nothing.
-  const AxisReach reach_z = stencil_is_3d(stencil) ? reach(z, f.nz) : AxisReach{false, false, f.nz};
-
-  double weighted = 0.0;  // sum of value * outside points; divided once at the end
-  for (int k = 1; k <= f.nz; ++k) {
-    const int rz = reach_z(k);
-    for (int j = 1; j <= f.ny; ++j) {
-      const int ry = reach_y(j);
-      const double* row = f.row(j, k);
-      if (ry == 3 && rz == 3) {
-        // An inner row only loses through its two end cells, if they are on the physical boundary.
-        if (reach_x.low_is_physical) weighted += row[1] * outside_points(stencil, reach_x(1), 3, 3);
-        if (reach_x.high_is_physical && (f.nx > 1 || !reach_x.low_is_physical)) {
-          weighted += row[f.nx] * outside_points(stencil, reach_x(f.nx), 3, 3);
-        }
-        continue;
+  const AxisReach reach_z = stencil_is_3d(stencil) ? reach(z, nz_) : AxisReach{false, false, nz_};
+  for (int k = 1; k <= nz_; ++k) {
+    for (int j = 1; j <= ny_; ++j) {
+      for (int i = 1; i <= nx_; ++i) {
+        const int outside = outside_points(stencil, reach_x(i), reach_y(j), reach_z(k));
+        if (outside == 0) continue;
+        cells_.push_back({i, j, k});
+        weights_.push_back(outside);
       }
-      for (int i = 1; i <= f.nx; ++i) weighted += row[i] * outside_points(stencil, reach_x(i), ry, rz);
     }
   }
-  return weighted / stencil_points(stencil);
+}
+
+double BoundaryOutflow::operator()(const FieldView& f) const {
+  if (f.nx != nx_ || f.ny != ny_ || f.nz != nz_) {
+    throw std::logic_error("BoundaryOutflow: field of " + std::to_string(f.nx) + "x" + std::to_string(f.ny) + "x" +
+                           std::to_string(f.nz) + " cells, but the weights are for " + std::to_string(nx_) + "x" +
+                           std::to_string(ny_) + "x" + std::to_string(nz_));
+  }
+  if (f.stride_y != stride_y_ || f.stride_z != stride_z_) {
+    offsets_.clear();
+    for (const Cell& c : cells_) offsets_.push_back(c.i + c.j * f.stride_y + c.k * f.stride_z);
+    stride_y_ = f.stride_y;
+    stride_z_ = f.stride_z;
+  }
+  // Sum of value * outside points, divided once at the end.
+  return gathered_weighted_sum(f.data, offsets_.data(), weights_.data(), weights_.size()) / points_;
 }
 
 }  // namespace minighost

@@ -16,6 +16,7 @@
 
 #include "conservation.hpp"
 #include "decomposition.hpp"
+#include "flux_out.hpp"
 #include "options.hpp"
 #include "report_output.hpp"
 #include "variant.hpp"
@@ -51,6 +52,8 @@ class Simulation {
 
  private:
   void update_variable(int variable, RunResult& result);
+  // This rank's sum of variable v's owned cells.
+  double interior_sum(int v) const;
   // Reduces and checks `variables`; prints their report lines if `report`. False on a failed check.
   bool check_conservation(const std::vector<int>& variables, int step, int spike, bool report, RunResult& result);
 
@@ -60,8 +63,13 @@ class Simulation {
   MPI_Comm comm_;
   ReportOutput& output_;
   ConservationLedger ledger_;
+  BoundaryOutflow outflow_;  // weights worked out once for this rank's block
   std::vector<FieldView> fields_;
   std::vector<double> work_;
+  // Per variable: the sum of its owned cells as the last update left them, and whether nothing
+  // (a spike) changed them since, so the check can use it instead of summing the grid again.
+  std::vector<double> updated_sums_;
+  std::vector<char> updated_sum_current_;
   std::vector<int> all_variables_;
 };
 

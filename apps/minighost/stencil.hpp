@@ -11,7 +11,9 @@
 
 namespace minighost {
 
-// `work` holds at least nx*ny*nz doubles and is only scratch space.
-void apply_stencil(Stencil stencil, const FieldView& field, double* work);
+// `work` holds at least nx*ny*nz doubles and is only scratch space. Returns the sum of the updated
+// owned cells (what local_interior_sum would give), added up while they are copied back: the
+// conservation check then needs no second pass over the grid.
+double apply_stencil(Stencil stencil, const FieldView& field, double* work);
 
 }  // namespace minighost
