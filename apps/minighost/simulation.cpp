@@ -23,8 +23,9 @@ Simulation::Simulation(const Options& options, const Decomposition& decompositio
   updated_sums_.assign(static_cast<std::size_t>(options.num_vars), 0.0);
   updated_sum_current_.assign(static_cast<std::size_t>(options.num_vars), 0);
   for (int v = 0; v < options.num_vars; ++v) fields_.push_back(variant.variable(v));
-  const auto& b = decomposition.block();
-  work_.resize(static_cast<std::size_t>(b[x]) * static_cast<std::size_t>(b[y]) * static_cast<std::size_t>(b[z]));
+  std::size_t work = 0;
+  for (const FieldView& field : fields_) work = std::max(work, stencil_work_elements(field));
+  work_.resize(work);
 }
 
 void Simulation::update_variable(int v, RunResult& result) {

@@ -8,71 +8,55 @@
 namespace minighost {
 namespace {
 
-// Each kernel updates one row (fixed j, k) from pointers to the rows it reads; `out[i]` is cell i of
-// the row (1-based like the field). __restrict lets the compiler vectorise over i: the work array
-// never overlaps the field.
+// Each stencil is the average at cell pointer `c`, its points added in the reference's order
+// (strides sy to the next row, sz to the next plane).
+struct FivePoint2d {
+  std::ptrdiff_t sy, sz;
+  double operator()(const double* c) const { return (c[-1] + c[-sy] + c[0] + c[sy] + c[1]) / 5.0; }
+};
 
-void row_2d5pt(double* __restrict out, const double* south, const double* centre, const double* north, int nx) {
-  for (int i = 1; i <= nx; ++i) {
-    out[i] = (centre[i - 1] + south[i] + centre[i] + north[i] + centre[i + 1]) / 5.0;
+struct NinePoint2d {
+  std::ptrdiff_t sy, sz;
+  double operator()(const double* c) const {
+    return (c[-sy - 1] + c[-1] + c[sy - 1] + c[-sy] + c[0] + c[sy] + c[-sy + 1] + c[1] + c[sy + 1]) / 9.0;
   }
-}
+};
 
-void row_2d9pt(double* __restrict out, const double* south, const double* centre, const double* north, int nx) {
-  for (int i = 1; i <= nx; ++i) {
-    out[i] = (south[i - 1] + centre[i - 1] + north[i - 1] + south[i] + centre[i] + north[i] + south[i + 1] +
-              centre[i + 1] + north[i + 1]) /
-             9.0;
+struct SevenPoint3d {
+  std::ptrdiff_t sy, sz;
+  double operator()(const double* c) const { return (c[-sz] + c[-1] + c[-sy] + c[0] + c[sy] + c[1] + c[sz]) / 7.0; }
+};
+
+struct TwentySevenPoint3d {
+  std::ptrdiff_t sy, sz;
+  // The 3x3 square of a plane around p (rows south, centre, north), summed in the reference's order.
+  double square(const double* p) const {
+    return p[-sy - 1] + p[-1] + p[sy - 1] + p[-sy] + p[0] + p[sy] + p[-sy + 1] + p[1] + p[sy + 1];
   }
+  double operator()(const double* c) const { return (square(c - sz) + square(c) + square(c + sz)) / 27.0; }
+};
+
+// Rows shorter than this are swept plane by plane as one flat run (see sweep_planes).
+constexpr int short_row = 32;
+
+// Cells from (1, 1, k) to (nx, ny, k): ny rows, stride sy apart.
+std::size_t plane_span(const FieldView& f) {
+  return static_cast<std::size_t>(f.ny - 1) * static_cast<std::size_t>(f.stride_y) + static_cast<std::size_t>(f.nx);
 }
 
-void row_3d7pt(double* __restrict out, const double* back, const double* south, const double* centre,
-               const double* north, const double* front, int nx) {
-  for (int i = 1; i <= nx; ++i) {
-    out[i] = (back[i] + centre[i - 1] + south[i] + centre[i] + north[i] + centre[i + 1] + front[i]) / 7.0;
-  }
-}
-
-// The 3x3 square of plane rows (south, centre, north) around cell i, summed in the reference's order.
-inline double square(const double* south, const double* centre, const double* north, int i) {
-  return south[i - 1] + centre[i - 1] + north[i - 1] + south[i] + centre[i] + north[i] + south[i + 1] +
-         centre[i + 1] + north[i + 1];
-}
-
-void row_3d27pt(double* __restrict out, const FieldView& f, int j, int k) {
-  const double *bs = f.row(j - 1, k - 1), *bc = f.row(j, k - 1), *bn = f.row(j + 1, k - 1);
-  const double *ms = f.row(j - 1, k), *mc = f.row(j, k), *mn = f.row(j + 1, k);
-  const double *fs = f.row(j - 1, k + 1), *fc = f.row(j, k + 1), *fn = f.row(j + 1, k + 1);
-  for (int i = 1; i <= f.nx; ++i) {
-    out[i] = (square(bs, bc, bn, i) + square(ms, mc, mn, i) + square(fs, fc, fn, i)) / 27.0;
-  }
-}
-
-}  // namespace
-
-double apply_stencil(Stencil stencil, const FieldView& f, double* work) {
+// Long rows: row by row into the dense work array (out[i] is cell i, 1-based like the field), then
+// everything copied back, since the update is Jacobi and every read must see old values.
+// __restrict lets the compiler vectorise over i: the work array never overlaps the field.
+template <class Average>
+double sweep_rows(const Average& average, const FieldView& f, double* __restrict work) {
   const std::ptrdiff_t nx = f.nx;
   for (int k = 1; k <= f.nz; ++k) {
     for (int j = 1; j <= f.ny; ++j) {
-      // Minus one so that out[1..nx] is the row's slice of the dense work array.
-      double* out = work + ((static_cast<std::ptrdiff_t>(k) - 1) * f.ny + (j - 1)) * nx - 1;
-      switch (stencil) {
-        case Stencil::five_point_2d:
-          row_2d5pt(out, f.row(j - 1, k), f.row(j, k), f.row(j + 1, k), f.nx);
-          break;
-        case Stencil::nine_point_2d:
-          row_2d9pt(out, f.row(j - 1, k), f.row(j, k), f.row(j + 1, k), f.nx);
-          break;
-        case Stencil::seven_point_3d:
-          row_3d7pt(out, f.row(j, k - 1), f.row(j - 1, k), f.row(j, k), f.row(j + 1, k), f.row(j, k + 1), f.nx);
-          break;
-        case Stencil::twenty_seven_point_3d:
-          row_3d27pt(out, f, j, k);
-          break;
-      }
+      double* __restrict out = work + ((static_cast<std::ptrdiff_t>(k) - 1) * f.ny + (j - 1)) * nx - 1;
+      const double* row = f.row(j, k);
+      for (int i = 1; i <= f.nx; ++i) out[i] = average(row + i);
     }
   }
-  // Copy back only after every row is computed: the update is Jacobi, all reads see old values.
   for (int k = 1; k <= f.nz; ++k) {
     for (int j = 1; j <= f.ny; ++j) {
       const double* in = work + ((static_cast<std::ptrdiff_t>(k) - 1) * f.ny + (j - 1)) * nx;
@@ -81,6 +65,57 @@ double apply_stencil(Stencil stencil, const FieldView& f, double* work) {
   }
   // The work array holds exactly the updated owned cells, densely: one long sum, no row ends.
   return dense_sum(work, static_cast<std::size_t>(nx) * static_cast<std::size_t>(f.ny) * static_cast<std::size_t>(f.nz));
+}
+
+// Short rows (miniGhost's small blocks): a loop per row of ten cells spends more on starting and
+// ending the vector loop than on the cells. So a plane is swept as one flat run from (1, 1, k) to
+// (nx, ny, k) in the field's own layout, ghost and padding columns included; what lands there is
+// never used. Plane k is written to one of two plane buffers and copied back once plane k + 1 is
+// done (the last plane that reads its old values), while it is still in cache.
+template <class Average>
+double sweep_planes(const Average& average, const FieldView& f, double* __restrict work) {
+  const std::size_t span = plane_span(f);
+  const std::ptrdiff_t sy = f.stride_y;
+  double sum = 0.0;
+  auto buffer_of = [&](int k) { return work + static_cast<std::size_t>(k % 2) * span; };
+  auto copy_back = [&](int k) {
+    double* __restrict plane = buffer_of(k);
+    // Zero the columns between rows, then the plane's sum is one dense sum.
+    for (int j = 1; j < f.ny; ++j) std::fill(plane + (j - 1) * sy + f.nx, plane + j * sy, 0.0);
+    sum += dense_sum(plane, span);
+    for (int j = 1; j <= f.ny; ++j) std::copy(plane + (j - 1) * sy, plane + (j - 1) * sy + f.nx, f.row(j, k) + 1);
+  };
+  for (int k = 1; k <= f.nz; ++k) {
+    const double* first = f.row(1, k) + 1;
+    double* __restrict out = buffer_of(k);
+    for (std::size_t t = 0; t < span; ++t) out[t] = average(first + t);
+    if (k > 1) copy_back(k - 1);
+  }
+  copy_back(f.nz);
+  return sum;
+}
+
+template <class Average>
+double sweep(const FieldView& f, double* work) {
+  const Average average{f.stride_y, f.stride_z};
+  return f.nx < short_row ? sweep_planes(average, f, work) : sweep_rows(average, f, work);
+}
+
+}  // namespace
+
+std::size_t stencil_work_elements(const FieldView& f) {
+  const std::size_t dense = static_cast<std::size_t>(f.nx) * static_cast<std::size_t>(f.ny) * static_cast<std::size_t>(f.nz);
+  return std::max(dense, 2 * plane_span(f));
+}
+
+double apply_stencil(Stencil stencil, const FieldView& f, double* work) {
+  switch (stencil) {
+    case Stencil::five_point_2d: return sweep<FivePoint2d>(f, work);
+    case Stencil::nine_point_2d: return sweep<NinePoint2d>(f, work);
+    case Stencil::seven_point_3d: return sweep<SevenPoint3d>(f, work);
+    case Stencil::twenty_seven_point_3d: return sweep<TwentySevenPoint3d>(f, work);
+  }
+  return 0.0;
 }
 
 }  // namespace minighost

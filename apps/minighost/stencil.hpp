@@ -6,12 +6,17 @@
 // update is bit-for-bit the reference's and results compare to it far below the 1e-11 we promise.
 #pragma once
 
+#include <cstddef>
+
 #include "field_view.hpp"
 #include "problem_kinds.hpp"
 
 namespace minighost {
 
-// `work` holds at least nx*ny*nz doubles and is only scratch space. Returns the sum of the updated
+// Scratch space apply_stencil needs for `field` (and any field of the same sizes and strides).
+std::size_t stencil_work_elements(const FieldView& field);
+
+// `work` holds at least stencil_work_elements(field) doubles and is only scratch space. Returns the sum of the updated
 // owned cells (what local_interior_sum would give), added up while they are copied back: the
 // conservation check then needs no second pass over the grid.
 double apply_stencil(Stencil stencil, const FieldView& field, double* work);
