@@ -18,11 +18,13 @@ std::vector<int> neighbour_ranks(const Decomposition& d) {
 }  // namespace
 
 ColumnBlockPlan::ColumnBlockPlan(ghostwire::World& world, ghostwire::Segment& band_memory, const Band& band,
-                                 const Decomposition& d)
+                                 const Decomposition& d, Protocol protocol)
     : plan_(world, neighbour_ranks(d), static_cast<std::size_t>(d.tile_cols)),
+      protocol_(protocol),
       rank_(d.rank),
       upper_(d.has_upper() ? d.upper() : -1),
       lower_(d.has_lower() ? d.lower() : -1) {
+  if (protocol == Protocol::in_place) plan_.acknowledge_by_reply();
   const ghostwire::Region memory = plan_.add_memory(band_memory, sizeof(double));
   const std::size_t block = static_cast<std::size_t>(d.by);
   // Band row r, column block j: the BY contiguous doubles from column 1 + j * BY (band.hpp).
@@ -51,6 +53,16 @@ ColumnBlockPlan::ColumnBlockPlan(ghostwire::World& world, ghostwire::Segment& ba
   };
   if (d.has_upper()) upper_source_ = peer_row(upper_, d.band_rows);
   if (d.has_lower()) lower_source_ = peer_row(lower_, 1);
+
+  if (protocol != Protocol::in_place) return;
+  // Node peers have a view (the part of their row under the block); null: copied into my halo.
+  auto views_from = [&](int rank, std::vector<const double*>& views) {
+    if (rank < 0) return;
+    for (int j = 0; j < d.tile_cols; ++j)
+      views.push_back(reinterpret_cast<const double*>(plan_.view(static_cast<std::size_t>(j), rank)));
+  };
+  views_from(upper_, upper_view_);
+  views_from(lower_, lower_view_);
 }
 
 std::string ColumnBlockPlan::describe() const {

@@ -14,6 +14,16 @@
 // The rules of a slot (plan.hpp): after send(), the sent row must not change until the receiver
 // has consumed it (row_consumed() true); a receive copies the next message into the halo, which
 // must not be read by a sweep that still needs the previous one.
+//
+// Two protocols (Protocol):
+//  - copy (gw-wavefront, as GASPI-SHAN's 010): a receive copies the node peer's row into my halo
+//    and acknowledges it at once.
+//  - in_place (gw-pipelined): a node peer's row is not copied at all: the kernel reads it where
+//    the peer keeps it (halo_source), and the acknowledgement rides on my next message back on
+//    the same column block (Plan::acknowledge_by_reply). Safe because the wavefront itself orders
+//    it: the upper rank rewrites its last row under block j only after my first row under block j
+//    of the same sweep has arrived, which I send after relaxing block j, so after reading its row
+//    (and symmetrically for the lower rank). Rows from other nodes are still copied in.
 #pragma once
 
 #include <ghostwire/plan.hpp>
@@ -22,6 +32,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "band.hpp"
 #include "decomposition.hpp"
@@ -30,15 +41,30 @@ namespace heat {
 
 class ColumnBlockPlan {
  public:
+  enum class Protocol { copy, in_place };
   // Collective over the world (Plan::commit). `band_memory` holds `band` (band.hpp) at its start.
-  ColumnBlockPlan(ghostwire::World& world, ghostwire::Segment& band_memory, const Band& band, const Decomposition& d);
+  ColumnBlockPlan(ghostwire::World& world, ghostwire::Segment& band_memory, const Band& band, const Decomposition& d,
+                  Protocol protocol);
 
   bool has_upper() const { return upper_ >= 0; }
   bool has_lower() const { return lower_ >= 0; }
 
-  // Copy the next message of block j into the upper / lower halo, if it has arrived.
-  bool receive_upper_halo(int j) { return plan_.test_recv(static_cast<std::size_t>(j), upper_); }
-  bool receive_lower_halo(int j) { return plan_.test_recv(static_cast<std::size_t>(j), lower_); }
+  // Receive the next message of block j into the upper / lower halo, if it has arrived: copied
+  // in, or (in_place, from a node peer) only marked received, to be read at *_halo_source(j).
+  bool receive_upper_halo(int j) { return receive(j, upper_); }
+  bool receive_lower_halo(int j) { return receive(j, lower_); }
+  // Where the kernel reads the received upper / lower halo of block j (at the block's first
+  // column): the node peer's row itself (in_place), or null for my own halo row.
+  const double* upper_halo_source(int j) const { return upper_view_.empty() ? nullptr : upper_view_[static_cast<std::size_t>(j)]; }
+  const double* lower_halo_source(int j) const { return lower_view_.empty() ? nullptr : lower_view_[static_cast<std::size_t>(j)]; }
+  // Done reading block j's received halos (in_place: acknowledged with my next sends).
+  void release_halos(int j) {
+    if (protocol_ != Protocol::in_place) return;
+    if (has_upper()) plan_.release(static_cast<std::size_t>(j), upper_);
+    if (has_lower()) plan_.release(static_cast<std::size_t>(j), lower_);
+  }
+  // After my last sweep of block j, when no first row answers the upper rank's last row.
+  void acknowledge_upper_halo(int j) { plan_.acknowledge(static_cast<std::size_t>(j), upper_); }
 
   // Announce my first / last row under block j to the upper / lower rank.
   void send_first_row(int j) { plan_.send(static_cast<std::size_t>(j), upper_); }
@@ -50,11 +76,18 @@ class ColumnBlockPlan {
   void wait_last_row_consumed(int j) { plan_.wait_send(static_cast<std::size_t>(j), lower_); }
 
   // Asks the processor to fetch what receiving block j's halos will read from node peers (their
-  // boundary rows, in place), so that the copy does not wait for the other core's cache. A hint
-  // only; nothing for neighbours on other nodes.
-  void prefetch_halo_sources(int j) const {
+  // boundary rows, in place), so that the copy (or the kernel) does not wait for the other core's
+  // cache. A hint only; nothing for neighbours on other nodes. Fetching a row before the peer has
+  // written it would only make the peer take the line back, so in_place fetches arrived rows only.
+  void prefetch_upper_source(int j) const {
     if (upper_source_ != nullptr) prefetch(upper_source_ + offset_of_block(j));
+  }
+  void prefetch_lower_source(int j) const {
     if (lower_source_ != nullptr) prefetch(lower_source_ + offset_of_block(j));
+  }
+  void prefetch_halo_sources(int j) const {
+    prefetch_upper_source(j);
+    prefetch_lower_source(j);
   }
 
   // "rank 2: upper rank 1 intra-node, lower rank 3 inter-node" (for diagnostics).
@@ -68,7 +101,13 @@ class ColumnBlockPlan {
     __builtin_prefetch(first + block_ - 1);  // other widths may end in one more line
   }
 
+  bool receive(int j, int rank) {
+    return protocol_ == Protocol::in_place ? plan_.test_recv_in_place(static_cast<std::size_t>(j), rank)
+                                           : plan_.test_recv(static_cast<std::size_t>(j), rank);
+  }
+
   ghostwire::Plan plan_;
+  Protocol protocol_;
   int rank_ = 0;
   int upper_ = -1;
   int lower_ = -1;
@@ -77,6 +116,8 @@ class ColumnBlockPlan {
   // rank's first row (null off-node), found by laying a Band over their part of the segment.
   const double* upper_source_ = nullptr;
   const double* lower_source_ = nullptr;
+  // in_place: per block, the node peer's row read in place (Plan::view); empty otherwise.
+  std::vector<const double*> upper_view_, lower_view_;
 };
 
 }  // namespace heat

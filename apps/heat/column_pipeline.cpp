@@ -45,20 +45,34 @@ ColumnPipeline::Step ColumnPipeline::advance(int j) {
     block.last_row_sent = false;
   }
 
-  // The next block's halos will be copied out of the node peers' caches: start fetching them now,
-  // so the copy overlaps this block's arithmetic instead of stalling the next one.
-  if (messages_ != nullptr && j + 1 < d_.tile_cols) messages_->prefetch_halo_sources(j + 1);
-  relax_column_block_rows(band_, d_, j, 1, d_.band_rows);
+  if (messages_ != nullptr && j + 1 < d_.tile_cols) prefetch_arrived_halos(j + 1);
+  // The node peers' rows are read where they are (the lower halo from sweep 1 on: sweep 0 reads
+  // the initial halo, while the lower rank may already be rewriting its first row).
+  const double* above = has_upper_ ? messages_->upper_halo_source(j) : nullptr;
+  const double* below = has_lower_ && t > 0 ? messages_->lower_halo_source(j) : nullptr;
+  relax_column_block_rows(band_, d_, j, 1, d_.band_rows, above, below);
   ++block.done;
+  if (messages_ != nullptr) messages_->release_halos(j);
   if (has_upper_ && block.done < timesteps_) {
     messages_->send_first_row(j);
     block.first_row_sent = true;
+  } else if (has_upper_) {
+    messages_->acknowledge_upper_halo(j);  // no first row answers the last one from above
   }
   if (has_lower_) {
     messages_->send_last_row(j);
     block.last_row_sent = true;
   }
   return Step::relaxed;
+}
+
+// The halos the kernel will read from node peers' caches: fetching them while this block is
+// relaxed keeps the next block from stalling on them. Only rows that have arrived: fetching one
+// the peer has yet to write would make the peer take the line back.
+void ColumnPipeline::prefetch_arrived_halos(int j) const {
+  const Block& block = blocks_[static_cast<std::size_t>(j)];
+  if (has_upper_ && block.upper_received > block.done) messages_->prefetch_upper_source(j);
+  if (has_lower_ && block.done > 0 && block.lower_received >= block.done) messages_->prefetch_lower_source(j);
 }
 
 bool ColumnPipeline::receive_ahead() {

@@ -15,9 +15,12 @@
 // The original has no right-block rule (block j-1 can run ahead into sweep t+1 and read j's values
 // before j has done sweep t) and no left-block rule in 010, so it is not lexicographic.
 //
-// After its sweep t, block j sends its first row up (not after the last sweep: nobody reads it)
-// and its last row down. Halos are received ahead (receive_ahead), as soon as they have arrived
-// and their block has stopped reading the previous one, not when the block's turn comes.
+// After its sweep t, block j sends its first row up (not after the last sweep: nobody reads it;
+// the upper rank's last row is then acknowledged on its own) and its last row down. Halos are
+// received ahead (receive_ahead), as soon as they have arrived and their block has stopped
+// reading the previous one, not when the block's turn comes. With gw-pipelined's protocol a node
+// peer's halo is read in place by the kernel and released right after the relax; the messages
+// above then also carry the acknowledgements (column_block_plan.hpp).
 //
 // Counters never differ by more than one between neighbour blocks, so the blocks form a
 // staircase: block 0 may already be in sweep t+1 while block j waits for the upper rank in sweep
@@ -58,6 +61,7 @@ class ColumnPipeline {
   // One step of the state machine of a locally ready block j.
   Step advance(int j);
   std::string describe_wait() const;
+  void prefetch_arrived_halos(int j) const;
   // Copies halos that have arrived into every block whose halo is free, ahead of its turn: the
   // sender's row is acknowledged sooner (it may be overwritten in the sender's next sweep), and the
   // copy, a read from another core's cache, happens while this rank would otherwise wait.

@@ -22,8 +22,8 @@ std::unique_ptr<ghostwire::World> make_world(MPI_Comm comm) {
 
 }  // namespace
 
-GhostwireSolver::GhostwireSolver(const SolverContext& context, bool with_messages)
-    : d_(context.decomposition), with_messages_(with_messages), world_(make_world(context.comm)) {
+GhostwireSolver::GhostwireSolver(const SolverContext& context, std::optional<ColumnBlockPlan::Protocol> protocol)
+    : d_(context.decomposition), protocol_(protocol), world_(make_world(context.comm)) {
   idle_policy_.timeout_seconds = world_->settings().timeout_seconds;
   idle_policy_.yield_at_once = world_->oversubscribed();
 }
@@ -31,10 +31,10 @@ GhostwireSolver::GhostwireSolver(const SolverContext& context, bool with_message
 std::span<double> GhostwireSolver::allocate_band(std::size_t element_count) {
   band_memory_ = std::make_unique<ghostwire::Segment>(*world_, element_count * sizeof(double));
   const std::span<double> storage = band_memory_->as<double>().first(element_count);
-  if (with_messages_ && d_.ranks > 1) {
+  if (protocol_ && d_.ranks > 1) {
     // The same layout main lays over this storage (band.hpp: it depends only on the address).
     const Band band(storage, d_.band_rows, d_.cols);
-    messages_ = std::make_unique<ColumnBlockPlan>(*world_, *band_memory_, band, d_);
+    messages_ = std::make_unique<ColumnBlockPlan>(*world_, *band_memory_, band, d_, *protocol_);
   }
   return storage;
 }

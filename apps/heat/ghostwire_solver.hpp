@@ -8,6 +8,7 @@
 #include <ghostwire/world.hpp>
 
 #include <memory>
+#include <optional>
 
 #include "column_block_plan.hpp"
 #include "idle_passes.hpp"
@@ -21,8 +22,9 @@ class GhostwireSolver : public Solver {
   std::span<double> allocate_band(std::size_t element_count) override;
 
  protected:
-  // Collective (creates the World). A malformed GHOSTWIRE_* setting is a UsageError.
-  GhostwireSolver(const SolverContext& context, bool with_messages);
+  // Collective (creates the World). A malformed GHOSTWIRE_* setting is a UsageError. Without a
+  // protocol there are no messages (commfree).
+  GhostwireSolver(const SolverContext& context, std::optional<ColumnBlockPlan::Protocol> protocol);
 
   const Decomposition& decomposition() const { return d_; }
   // Null without messages (commfree) and on one rank (no neighbours).
@@ -31,7 +33,7 @@ class GhostwireSolver : public Solver {
 
  private:
   Decomposition d_;
-  bool with_messages_;
+  std::optional<ColumnBlockPlan::Protocol> protocol_;
   IdlePolicy idle_policy_;
   // Declared in order of construction; destroyed in reverse, which the collective destructors need.
   std::unique_ptr<ghostwire::World> world_;

@@ -11,7 +11,7 @@ namespace {
 
 class CommfreeSolver final : public GhostwireSolver {
  public:
-  explicit CommfreeSolver(const SolverContext& context) : GhostwireSolver(context, false) {}
+  explicit CommfreeSolver(const SolverContext& context) : GhostwireSolver(context, std::nullopt) {}
 
   void run(Band& band, int timesteps) override {
     ColumnPipeline(decomposition(), band, nullptr, idle_policy()).run(timesteps);

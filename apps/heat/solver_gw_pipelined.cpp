@@ -1,7 +1,8 @@
 // gw-pipelined: ghostwire, one channel per column block and direction, and a sweep counter per
 // column block, so blocks pipeline across sweeps (the GASPI-SHAN 011 version, made lexicographic:
-// see column_pipeline.hpp). The band is in a ghostwire Segment, so a node peer copies a boundary
-// row straight out of it; sending is a counter store.
+// see column_pipeline.hpp). The band is in a ghostwire Segment and a node peer's boundary row is
+// read in place by the kernel (no copy), acknowledged by the next message back (no store of its
+// own): sending is one counter store, receiving one counter load (column_block_plan.hpp).
 #include "column_pipeline.hpp"
 #include "ghostwire_solver.hpp"
 
@@ -10,7 +11,7 @@ namespace {
 
 class GwPipelinedSolver final : public GhostwireSolver {
  public:
-  explicit GwPipelinedSolver(const SolverContext& context) : GhostwireSolver(context, true) {}
+  explicit GwPipelinedSolver(const SolverContext& context) : GhostwireSolver(context, ColumnBlockPlan::Protocol::in_place) {}
 
   void run(Band& band, int timesteps) override {
     ColumnPipeline(decomposition(), band, messages(), idle_policy()).run(timesteps);

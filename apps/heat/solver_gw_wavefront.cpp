@@ -31,7 +31,7 @@ namespace {
 
 class GwWavefrontSolver final : public GhostwireSolver {
  public:
-  explicit GwWavefrontSolver(const SolverContext& context) : GhostwireSolver(context, true) {}
+  explicit GwWavefrontSolver(const SolverContext& context) : GhostwireSolver(context, ColumnBlockPlan::Protocol::copy) {}
 
   void run(Band& band, int timesteps) override {
     const Decomposition& d = decomposition();

@@ -40,14 +40,19 @@ inline void relax_rows(Band& band, int first_row, int row_count, int first_col, 
 }
 
 // The same rectangle with the fast kernel: column groups down tall rectangles, row groups across
-// short ones (skewed_kernel.hpp). Empty rectangles are allowed.
-inline void relax_block(Band& band, int first_row, int row_count, int first_col, int col_count) {
+// short ones (skewed_kernel.hpp). Empty rectangles are allowed. `above` and `below` are the rows
+// above and below the rectangle at first_col: by default the band's own, or (gw-pipelined) a
+// node peer's boundary row read in place.
+inline void relax_block(Band& band, int first_row, int row_count, int first_col, int col_count,
+                        const double* above = nullptr, const double* below = nullptr) {
   if (row_count <= 0 || col_count <= 0) return;
   double* base = band.row(0);
+  if (above == nullptr) above = band.row(first_row - 1) + first_col;
+  if (below == nullptr) below = band.row(first_row + row_count) + first_col;
   if (row_count >= skewed::column_groups_from_rows) {
-    skewed::relax_by_column_groups(base, band.stride(), first_row, row_count, first_col, col_count);
+    skewed::relax_by_column_groups(base, band.stride(), first_row, row_count, first_col, col_count, above, below);
   } else {
-    skewed::relax_by_row_groups(base, band.stride(), first_row, row_count, first_col, col_count);
+    skewed::relax_by_row_groups(base, band.stride(), first_row, row_count, first_col, col_count, above, below);
   }
 }
 
@@ -66,9 +71,11 @@ inline void relax_tile_rows_across(Band& band, const Decomposition& d, int first
   relax_block(band, d.tile_first_row(first_tile_row), (end_tile_row - first_tile_row) * d.bx, 1, d.cols);
 }
 
-// Column block j from band row `first` (1 = the first owned row) to band row `last` inclusive.
-inline void relax_column_block_rows(Band& band, const Decomposition& d, int tile_col, int first, int last) {
-  relax_block(band, first, last - first + 1, d.tile_first_col(tile_col), d.by);
+// Column block j from band row `first` (1 = the first owned row) to band row `last` inclusive;
+// `above` / `below`: the rows around it at the block's first column, if not the band's.
+inline void relax_column_block_rows(Band& band, const Decomposition& d, int tile_col, int first, int last,
+                                    const double* above = nullptr, const double* below = nullptr) {
+  relax_block(band, first, last - first + 1, d.tile_first_col(tile_col), d.by, above, below);
 }
 
 }  // namespace heat

@@ -99,6 +99,13 @@ int gw_plan_test_recv(gw_plan_t plan, size_t channel, int neighbour, int* done);
 int gw_plan_wait_recv(gw_plan_t plan, size_t channel, int neighbour);
 int gw_plan_test_send(gw_plan_t plan, size_t channel, int neighbour, int* done);
 int gw_plan_wait_send(gw_plan_t plan, size_t channel, int neighbour);
+/* Acknowledgement by reply and zero-copy receives (see plan.hpp). acknowledge_by_reply before commit.
+ * *view is NULL when the message of (channel, neighbour) cannot be read in place. */
+int gw_plan_acknowledge_by_reply(gw_plan_t plan);
+int gw_plan_view(gw_plan_t plan, size_t channel, int neighbour, const void** view);
+int gw_plan_test_recv_in_place(gw_plan_t plan, size_t channel, int neighbour, int* done);
+int gw_plan_release(gw_plan_t plan, size_t channel, int neighbour);
+int gw_plan_acknowledge(gw_plan_t plan, size_t channel, int neighbour);
 int gw_plan_exchange(gw_plan_t plan);
 int gw_plan_start(gw_plan_t plan);
 int gw_plan_finish(gw_plan_t plan);

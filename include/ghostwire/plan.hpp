@@ -15,6 +15,13 @@
 // slot: then the sender may modify the sent data and send again. Sending again before that is an
 // error (Errc::state). exchange() runs all slots and returns when every ghost cell is filled and
 // every neighbour has finished reading this rank's data.
+//
+// Two options for slot-by-slot protocols where every copy and every acknowledgement counts (a
+// pipelined wavefront sends thousands of tiny messages per sweep; docs/plans.md):
+//  - Reading in place (view(), test_recv_in_place(), release()): a node peer's message is read
+//    where the sender keeps it, not copied into ghost cells (zero copies).
+//  - Acknowledgement by reply (acknowledge_by_reply()): a node peer's acknowledgement rides on
+//    the next message it sends back on the same slot instead of a store of its own.
 #pragma once
 
 #include <cstddef>
@@ -61,6 +68,14 @@ class Plan {
   Plan& add_send(std::size_t channel, int neighbour, Region region, const Layout& layout);
   Plan& add_receive(std::size_t channel, int neighbour, Region region, const Layout& layout);
 
+  // Before commit(), on both sides of every slot (commit() checks): between node peers, a
+  // receiver acknowledges what it has consumed with its next send() on the same (channel,
+  // neighbour), in the same counter store, instead of a store of its own; test_send() then needs
+  // no load from the other core. A receiver that has nothing to send back acknowledges with
+  // acknowledge() (the last message of a run); slots it only receives on are acknowledged at once.
+  // exchange(), start() and finish() acknowledge at once as always. Inter-node slots are unchanged.
+  Plan& acknowledge_by_reply();
+
   // Collective over the world: checks both sides of every slot agree and allocates the buffers.
   // Every mismatch is reported on both ranks it involves; all ranks throw together.
   void commit();
@@ -71,6 +86,22 @@ class Plan {
   void wait_recv(std::size_t channel, int neighbour);
   bool test_send(std::size_t channel, int neighbour);
   void wait_send(std::size_t channel, int neighbour);
+
+  // Zero-copy receive. view(c, n) is where the message of (c, n) can be read without copying it:
+  // the node peer's data itself when it is one contiguous run in a Segment (or its staging buffer
+  // when the peer packs), else nullptr (another node: the message must be copied in).
+  const std::byte* view(std::size_t channel, int neighbour) const;
+  // test_recv for a slot with a view(): marks the next message received without copying it; the
+  // caller reads it at view() and must call release() when done, before which the sender cannot
+  // reuse its data. For a slot without a view this is test_recv (copied and consumed).
+  bool test_recv_in_place(std::size_t channel, int neighbour);
+  // Done reading the message received in place: acknowledges it (with acknowledge_by_reply, with
+  // the next send() on the slot or acknowledge()). No-op if the last message was copied.
+  void release(std::size_t channel, int neighbour);
+  // With acknowledge_by_reply: acknowledges every consumed message of (c, n) now, for the last
+  // message of a run, which no send() answers. Without it acknowledgements are sent at once and
+  // this does nothing.
+  void acknowledge(std::size_t channel, int neighbour);
 
   // All slots with a layout; or only one channel.
   void exchange();

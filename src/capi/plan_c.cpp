@@ -130,6 +130,27 @@ int gw_plan_test_send(gw_plan_t p, size_t channel, int neighbour, int* done) {
 int gw_plan_wait_send(gw_plan_t p, size_t channel, int neighbour) {
   return guarded([&] { plan_of(p).wait_send(channel, neighbour); });
 }
+int gw_plan_acknowledge_by_reply(gw_plan_t p) {
+  return guarded([&] { plan_of(p).acknowledge_by_reply(); });
+}
+int gw_plan_view(gw_plan_t p, size_t channel, int neighbour, const void** view) {
+  return guarded([&] {
+    require(view, "view");
+    *view = plan_of(p).view(channel, neighbour);
+  });
+}
+int gw_plan_test_recv_in_place(gw_plan_t p, size_t channel, int neighbour, int* done) {
+  return guarded([&] {
+    require(done, "done");
+    *done = plan_of(p).test_recv_in_place(channel, neighbour) ? 1 : 0;
+  });
+}
+int gw_plan_release(gw_plan_t p, size_t channel, int neighbour) {
+  return guarded([&] { plan_of(p).release(channel, neighbour); });
+}
+int gw_plan_acknowledge(gw_plan_t p, size_t channel, int neighbour) {
+  return guarded([&] { plan_of(p).acknowledge(channel, neighbour); });
+}
 int gw_plan_exchange(gw_plan_t p) {
   return guarded([&] { plan_of(p).exchange(); });
 }

@@ -49,6 +49,12 @@ std::uint32_t load(const std::uint32_t* counter) {
 void store(std::uint32_t* counter, std::uint32_t value) {
   std::atomic_ref<std::uint32_t>(*counter).store(value, std::memory_order_release);
 }
+std::uint64_t load(const std::uint64_t* counter) {
+  return std::atomic_ref<const std::uint64_t>(*counter).load(std::memory_order_acquire);
+}
+void store(std::uint64_t* counter, std::uint64_t value) {
+  std::atomic_ref<std::uint64_t>(*counter).store(value, std::memory_order_release);
+}
 
 void require_committed(const PlanState& p, const char* call) {
   if (!p.committed)
@@ -76,7 +82,11 @@ ReceiveSlot& receive_slot(PlanState& p, std::size_t channel, int rank, const cha
 // Has the receiver acknowledged the last message of this slot?
 bool acknowledged(PlanState& p, SendSlot& slot) {
   if (slot.path == SlotPath::messages) return message_acknowledged(p, slot);
-  if (slot.path != SlotPath::inter) return load(slot.local_acked) == slot.sequence;
+  if (slot.path != SlotPath::inter) {
+    // A piggybacked acknowledgement (acknowledge_by_reply) needs no load from the other core.
+    if (p.acknowledge_by_reply && slot.acknowledged == slot.sequence) return true;
+    return load(slot.local_acked) == slot.sequence;
+  }
   if (slot.acknowledged != slot.sequence) {
     if (NotificationValue value = notify_test(*p.segment, slot.ack_id)) slot.acknowledged = value;
   }
@@ -93,10 +103,16 @@ void post(PlanState& p, SendSlot& slot, bool explicit_send) {
     case SlotPath::staged:
       slot.pack.run();
       [[fallthrough]];
-    case SlotPath::intra:
+    case SlotPath::intra: {
+      // With acknowledge_by_reply the same store acknowledges what this rank consumed of the
+      // receiver's messages on this slot.
+      std::uint32_t consumed = 0;
+      if (p.acknowledge_by_reply && slot.reverse_receive >= 0)
+        consumed = p.receives[static_cast<std::size_t>(slot.reverse_receive)].consumed;
       slot.sequence = next;
-      store(slot.remote_posted, next);
+      store(slot.remote_posted, posted_word(next, consumed));
       return;
+    }
     case SlotPath::inter: {
       slot.pack.run();
       int parity = static_cast<int>(next & 1u);
@@ -119,7 +135,9 @@ std::string describe_send_wait(const PlanState& p, const SendSlot& slot) {
     text << "last acknowledgement seen: " << slot.acknowledged << ")";
   else
     text << "receiver's acknowledgement counter: " << load(slot.local_acked)
-         << ", counter posted to the receiver: " << load(slot.remote_posted) << ")";
+         << ", counter posted to the receiver: " << posted_sequence(load(slot.remote_posted))
+         << (p.acknowledge_by_reply ? ", acknowledgement by reply seen: " + std::to_string(slot.acknowledged) : "")
+         << ")";
   return text.str();
 }
 
@@ -128,25 +146,53 @@ std::string describe_receive_wait(const PlanState& p, const ReceiveSlot& slot) {
   text << "message " << next_sequence(slot.sequence) << " on " << p.slot_name(slot.channel, slot.rank) << " of plan "
        << p.id << " (" << path_name(slot.path) << "; received so far: " << slot.sequence;
   if (slot.path == SlotPath::intra || slot.path == SlotPath::staged)
-    text << ", sender's posted counter: " << load(slot.local_posted)
-         << ", acknowledgement this rank last gave: " << load(slot.remote_acked);
+    text << ", sender's posted counter: " << posted_sequence(load(slot.local_posted))
+         << ", acknowledgement this rank last gave: " << load(slot.remote_acked)
+         << (slot.held ? ", the last message is held in place (not released)" : "");
   text << ")";
   return text.str();
 }
 
-bool try_receive(PlanState& p, ReceiveSlot& slot) {
-  if (slot.path == SlotPath::messages) return try_receive_message(p, slot);
+// How a receive is done: copied into the receive layout (test_recv), read in place where the slot
+// has a view (test_recv_in_place), or as part of an exchange (finish).
+enum class Receipt { copy, in_place, exchange };
+
+// Whether a consumed message of a node peer is acknowledged by a store of its own now, or rides on
+// this rank's next send on the slot (acknowledge_by_reply; not in exchanges, whose finish() waits
+// for every acknowledgement, nor on slots this rank never sends back on).
+bool acknowledges_at_once(const PlanState& p, const ReceiveSlot& slot, Receipt receipt) {
+  return !p.acknowledge_by_reply || receipt == Receipt::exchange || slot.reverse_send < 0;
+}
+
+void consume(PlanState& p, ReceiveSlot& slot, Receipt receipt) {
+  slot.consumed = slot.sequence;
+  if (acknowledges_at_once(p, slot, receipt)) store(slot.remote_acked, slot.sequence);
+}
+
+bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) {
+  if (slot.path == SlotPath::messages) {
+    if (!try_receive_message(p, slot)) return false;
+    slot.consumed = slot.sequence;
+    return true;
+  }
   std::uint32_t expected = next_sequence(slot.sequence);
   if (slot.path != SlotPath::inter) {
-    std::uint32_t posted = load(slot.local_posted);
+    std::uint64_t word = load(slot.local_posted);
+    std::uint32_t posted = posted_sequence(word);
     if (posted == slot.sequence) return false;
     if (posted != expected)
       raise(Errc::internal, "plan " + std::to_string(p.id) + ": " + p.slot_name(slot.channel, slot.rank) +
                                 " expected message " + std::to_string(expected) + " but the sender posted " +
                                 std::to_string(posted));
-    slot.copy.run();
+    if (p.acknowledge_by_reply && slot.reverse_send >= 0)
+      p.sends[static_cast<std::size_t>(slot.reverse_send)].acknowledged = posted_acknowledgement(word);
     slot.sequence = expected;
-    store(slot.remote_acked, expected);
+    if (receipt == Receipt::in_place && slot.view != nullptr) {
+      slot.held = true;
+      return true;
+    }
+    slot.copy.run();
+    consume(p, slot, receipt);
     return true;
   }
   int parity = static_cast<int>(expected & 1u);
@@ -159,7 +205,7 @@ bool try_receive(PlanState& p, ReceiveSlot& slot) {
   // Acknowledge before unpacking: the next message lands in the other half of the double buffer.
   notify(slot.rank, *p.segment, slot.remote_ack_id, value);
   slot.unpack[parity].run();
-  slot.sequence = expected;
+  slot.sequence = slot.consumed = expected;
   return true;
 }
 
@@ -190,7 +236,7 @@ void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, co
   while (!p.pending.empty()) {
     std::size_t kept = 0;
     for (std::int32_t index : p.pending)
-      if (!try_receive(p, p.receives[static_cast<std::size_t>(index)])) p.pending[kept++] = index;
+      if (!try_receive(p, p.receives[static_cast<std::size_t>(index)], Receipt::exchange)) p.pending[kept++] = index;
     bool progressed = kept < p.pending.size();
     p.pending.resize(kept);
     if (!progressed && kept) {
@@ -297,6 +343,14 @@ Plan& Plan::add_receive(std::size_t channel, int neighbour, Region region, const
   return *this;
 }
 
+Plan& Plan::acknowledge_by_reply() {
+  if (state_->committed)
+    raise(Errc::state, "Plan::acknowledge_by_reply: plan " + std::to_string(state_->id) +
+                           " is already committed; choose how acknowledgements travel before commit()");
+  state_->acknowledge_by_reply = true;
+  return *this;
+}
+
 void Plan::commit() {
   if (state_->committed) raise(Errc::state, "Plan::commit: plan " + std::to_string(state_->id) + " is already committed");
   detail::commit_plan(*state_);
@@ -322,13 +376,13 @@ bool Plan::test_recv(std::size_t channel, int neighbour) {
   PlanState& p = *state_;
   detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::test_recv");
   if (slot.path == detail::SlotPath::inter && p.w->needs_progress) p.w->progress();  // (messages: MPI_Test progresses)
-  return detail::try_receive(p, slot);
+  return detail::try_receive(p, slot, detail::Receipt::copy);
 }
 
 void Plan::wait_recv(std::size_t channel, int neighbour) {
   PlanState& p = *state_;
   detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::wait_recv");
-  detail::wait_until(*p.w, [&] { return detail::try_receive(p, slot); },
+  detail::wait_until(*p.w, [&] { return detail::try_receive(p, slot, detail::Receipt::copy); },
                      [&] { return detail::describe_receive_wait(p, slot); });
 }
 
@@ -343,6 +397,37 @@ void Plan::wait_send(std::size_t channel, int neighbour) {
   detail::SendSlot& slot = detail::send_slot(p, channel, neighbour, "Plan::wait_send");
   detail::wait_until(*p.w, [&] { return detail::acknowledged(p, slot); },
                      [&] { return detail::describe_send_wait(p, slot); });
+}
+
+const std::byte* Plan::view(std::size_t channel, int neighbour) const {
+  PlanState& p = *state_;
+  return detail::receive_slot(p, channel, neighbour, "Plan::view").view;
+}
+
+bool Plan::test_recv_in_place(std::size_t channel, int neighbour) {
+  PlanState& p = *state_;
+  detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::test_recv_in_place");
+  if (slot.held)
+    raise(Errc::state, "Plan::test_recv_in_place: " + p.slot_name(channel, neighbour) + " of plan " +
+                           std::to_string(p.id) + ": message " + std::to_string(slot.sequence) +
+                           " is still held in place; call release() when done reading it");
+  if (slot.path == detail::SlotPath::inter && p.w->needs_progress) p.w->progress();
+  return detail::try_receive(p, slot, detail::Receipt::in_place);
+}
+
+void Plan::release(std::size_t channel, int neighbour) {
+  PlanState& p = *state_;
+  detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::release");
+  if (!slot.held) return;
+  slot.held = false;
+  detail::consume(p, slot, detail::Receipt::in_place);
+}
+
+void Plan::acknowledge(std::size_t channel, int neighbour) {
+  PlanState& p = *state_;
+  detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::acknowledge");
+  if (!p.acknowledge_by_reply || slot.remote_acked == nullptr || slot.consumed == 0) return;
+  detail::store(slot.remote_acked, slot.consumed);
 }
 
 static void require_channel(const PlanState& p, std::size_t channel, const char* call) {

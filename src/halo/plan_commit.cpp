@@ -173,7 +173,7 @@ SegmentPlan lay_out_segment(const PlanState& p) {
   plan.staging.assign(slots, 0);
   plan.buffers.assign(slots, {0, 0});
   plan.posted = 0;
-  plan.acked = round_up(slots * sizeof(std::uint32_t), line);
+  plan.acked = round_up(slots * sizeof(std::uint64_t), line);
   std::size_t offset = plan.acked + round_up(slots * sizeof(std::uint32_t), line);
   for (std::size_t s = 0; s < slots; ++s) {
     if (!p.send_pieces[s].empty() && send_path(p, s) == SlotPath::staged) {
@@ -198,6 +198,7 @@ std::vector<std::byte> describe_for(const PlanState& p, const SegmentPlan& layou
   out.u64(n);  // the receiver's index in my neighbour list
   out.u64(layout.posted);  // where my counters are: they depend on my own slot count
   out.u64(layout.acked);
+  out.u64(p.acknowledge_by_reply ? 1 : 0);
   for (std::size_t c = 0; c < p.channels; ++c) {
     std::size_t s = n * p.channels + c;
     const auto& send = p.send_pieces[s];
@@ -227,8 +228,27 @@ std::vector<std::byte> describe_for(const PlanState& p, const SegmentPlan& layou
   return std::move(out.bytes());
 }
 
-std::uint32_t* counter(std::byte* part, std::size_t offset, std::size_t slot) {
+std::uint64_t* posted_counter(std::byte* part, std::size_t offset, std::size_t slot) {
+  return reinterpret_cast<std::uint64_t*>(part + offset) + slot;
+}
+std::uint32_t* acknowledgement_counter(std::byte* part, std::size_t offset, std::size_t slot) {
   return reinterpret_cast<std::uint32_t*>(part + offset) + slot;
+}
+
+// The address of a message that is one contiguous run of memory, else null: it can be read in
+// place (Plan::view).
+const std::byte* single_run(std::span<const Piece> pieces) {
+  if (pieces.size() != 1) return nullptr;
+  const Piece& piece = pieces[0];
+  std::size_t first = 0, end = 0;
+  bool contiguous = true, any = false;
+  piece.layout->for_each_run([&](std::size_t start, std::size_t count) {
+    if (any && start != end) contiguous = false;
+    if (!any) first = start;
+    any = true;
+    end = start + count;
+  });
+  return any && contiguous ? piece.base + first * piece.element_size : nullptr;
 }
 
 }  // namespace
@@ -303,6 +323,10 @@ void commit_plan(PlanState& p) {
     WireReader in(incoming[n]);
     std::size_t peer_channels = in.u64(), peer_neighbours = in.u64(), my_index = in.u64();
     std::size_t peer_posted = in.u64(), peer_acked = in.u64();
+    const bool peer_by_reply = in.u64() != 0;
+    if (peer_by_reply != p.acknowledge_by_reply)
+      problems.push_back((p.acknowledge_by_reply ? me : peer) + " acknowledges by reply (Plan::acknowledge_by_reply) but " +
+                         (p.acknowledge_by_reply ? peer : me) + " does not; both sides must agree");
     if (peer_channels != channels) {
       problems.push_back(me + " has " + std::to_string(channels) + " channels but its neighbour " + peer + " has " +
                          std::to_string(peer_channels));
@@ -403,11 +427,13 @@ void commit_plan(PlanState& p) {
             Layout whole = Layout::contiguous(0, slot.bytes);
             Piece staging{peer_part + peer_staging, 1, &whole};
             slot.copy = CopyProgram::build({&staging, 1}, mine_pieces);
+            slot.view = staging.base;
           } else {
             slot.copy = CopyProgram::build(peer_pieces, mine_pieces);
+            slot.view = single_run(peer_pieces);
           }
-          slot.local_posted = counter(mine, layout.posted, s);
-          slot.remote_acked = counter(peer_part, peer_acked, peer_slot);
+          slot.local_posted = posted_counter(mine, layout.posted, s);
+          slot.remote_acked = acknowledgement_counter(peer_part, peer_acked, peer_slot);
         }
         p.receive_slot_of[s] = static_cast<std::int32_t>(p.receives.size());
         p.receives.push_back(std::move(slot));
@@ -451,8 +477,8 @@ void commit_plan(PlanState& p) {
             Piece staging{mine + layout.staging[s], 1, &whole};
             slot.pack = CopyProgram::build(mine_pieces, {&staging, 1});
           }
-          slot.remote_posted = counter(peer_part, peer_posted, peer_slot);
-          slot.local_acked = counter(mine, layout.acked, s);
+          slot.remote_posted = posted_counter(peer_part, peer_posted, peer_slot);
+          slot.local_acked = acknowledgement_counter(mine, layout.acked, s);
         }
         p.send_slot_of[s] = static_cast<std::int32_t>(p.sends.size());
         p.sends.push_back(std::move(slot));
@@ -461,6 +487,13 @@ void commit_plan(PlanState& p) {
   }
   throw_if_any(w, comm, problems, Errc::mismatch, context);
 
+  // Both directions of a slot: with acknowledge_by_reply, a send carries the acknowledgement of
+  // what its reverse receive consumed.
+  for (std::size_t s = 0; s < slots; ++s) {
+    if (p.send_slot_of[s] < 0 || p.receive_slot_of[s] < 0) continue;
+    p.sends[static_cast<std::size_t>(p.send_slot_of[s])].reverse_receive = p.receive_slot_of[s];
+    p.receives[static_cast<std::size_t>(p.receive_slot_of[s])].reverse_send = p.send_slot_of[s];
+  }
   p.sends_of_channel.assign(channels, {});
   p.receives_of_channel.assign(channels, {});
   p.all_sends.clear();

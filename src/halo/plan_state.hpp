@@ -44,18 +44,30 @@ const char* path_name(SlotPath path);
 // Message sequence numbers run 1, 2, ... and skip 0, which means "nothing yet".
 inline std::uint32_t next_sequence(std::uint32_t sequence) { return sequence == 0xFFFFFFFFu ? 1u : sequence + 1; }
 
+// Between node peers, the sender's counter word is the message's sequence number in the low half
+// and, with acknowledge_by_reply, the sequence number of the last message the sender has consumed
+// on the reverse direction of the same slot in the high half (a piggybacked acknowledgement).
+inline std::uint64_t posted_word(std::uint32_t sequence, std::uint32_t consumed) {
+  return sequence | (static_cast<std::uint64_t>(consumed) << 32);
+}
+inline std::uint32_t posted_sequence(std::uint64_t word) { return static_cast<std::uint32_t>(word); }
+inline std::uint32_t posted_acknowledgement(std::uint64_t word) { return static_cast<std::uint32_t>(word >> 32); }
+
 struct SendSlot {
   std::size_t channel = 0;
   int rank = -1;
   SlotPath path = SlotPath::intra;
   std::size_t bytes = 0;
   std::uint32_t sequence = 0;       // last message sent
-  std::uint32_t acknowledged = 0;   // inter: last acknowledgement seen
+  // inter, messages: last acknowledgement seen; intra, staged with acknowledge_by_reply: last
+  // acknowledgement that came with a message of the receiver (posted_acknowledgement)
+  std::uint32_t acknowledged = 0;
+  std::int32_t reverse_receive = -1;  // the receive slot of the same (channel, neighbour), if any
   // The last message came from exchange()/start(), which does not wait for acknowledgements of
   // packed data; a later send() waits for it instead of reporting misuse.
   bool deferred = false;
   // intra / staged
-  std::uint32_t* remote_posted = nullptr;    // receiver's counter for this slot
+  std::uint64_t* remote_posted = nullptr;    // receiver's counter word for this slot (posted_word)
   const std::uint32_t* local_acked = nullptr;  // written by the receiver
   CopyProgram pack;                           // staged: into staging; inter: into the pack buffer
   // inter
@@ -79,8 +91,13 @@ struct ReceiveSlot {
   SlotPath path = SlotPath::intra;
   std::size_t bytes = 0;
   std::uint32_t sequence = 0;  // last message received
+  std::uint32_t consumed = 0;  // last message copied out or released (so acknowledged, or to be)
+  // Received by test_recv_in_place and not yet released: the sender's data is being read.
+  bool held = false;
+  std::int32_t reverse_send = -1;  // the send slot of the same (channel, neighbour), if any
   // intra / staged
-  const std::uint32_t* local_posted = nullptr;  // written by the sender
+  const std::byte* view = nullptr;  // the sender's data (intra, one run) or staging buffer (staged)
+  const std::uint64_t* local_posted = nullptr;  // written by the sender (posted_word)
   std::uint32_t* remote_acked = nullptr;        // sender's counter for this slot
   CopyProgram copy;
   // inter / messages
@@ -118,6 +135,7 @@ struct PlanState {
   std::vector<std::vector<PieceSpec>> send_pieces, receive_pieces;  // by slot = n * channels + c
 
   bool committed = false;
+  bool acknowledge_by_reply = false;
   std::unique_ptr<Segment> segment;  // counters, staging, inter-node receive buffers
   std::vector<std::byte> pack_buffer;
   MPI_Comm comm = MPI_COMM_NULL;          // the plan's own communicator (commit, messages path)

@@ -92,6 +92,41 @@ int main(int argc, char** argv) {
   gw_world_barrier(world);
   OK(gw_plan_destroy(&unstructured));
 
+  /* Ping-pong between rank pairs, read in place and acknowledged by the reply: cell 1 goes to the
+   * partner's cell 0. */
+  int partner = (rank ^ 1) < size ? (rank ^ 1) : -1;
+  gw_plan_t pingpong;
+  OK(gw_plan_create(world, &partner, partner >= 0 ? 1 : 0, 1, &pingpong));
+  OK(gw_plan_acknowledge_by_reply(pingpong));
+  OK(gw_plan_add_segment_memory(pingpong, segment, sizeof(double), 0, (N + 2) * sizeof(double), &region));
+  if (partner >= 0) {
+    OK(gw_plan_add_ranges(pingpong, GW_SEND, 0, partner, region, 1, &one, &one));
+    OK(gw_plan_add_ranges(pingpong, GW_RECEIVE, 0, partner, region, 1, (size_t[]){0}, &one));
+  }
+  OK(gw_plan_commit(pingpong));
+  for (int round = 0; partner >= 0 && round < 10; ++round) {
+    for (int turn = 0; turn < 2; ++turn) {
+      if ((rank % 2) == turn) {
+        u[1] = 100.0 * round + rank;
+        OK(gw_plan_send(pingpong, 0, partner));
+      } else {
+        int done = 0;
+        while (!done) OK(gw_plan_test_recv_in_place(pingpong, 0, partner, &done));
+        const void* view = NULL;
+        OK(gw_plan_view(pingpong, 0, partner, &view));
+        double got = view ? *(const double*)view : u[0];
+        CHECK(got == 100.0 * round + partner, "ping-pong round %d: %g", round, got);
+        OK(gw_plan_release(pingpong, 0, partner));
+      }
+    }
+  }
+  if (partner >= 0) {
+    OK(gw_plan_acknowledge(pingpong, 0, partner));
+    OK(gw_plan_wait_send(pingpong, 0, partner));
+  }
+  gw_world_barrier(world);
+  OK(gw_plan_destroy(&pingpong));
+
   OK(gw_segment_destroy(&segment));
   OK(gw_world_destroy(&world));
   int all = 0;

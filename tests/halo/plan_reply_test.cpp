@@ -1,0 +1,186 @@
+// Reading messages in place (view, test_recv_in_place, release) and acknowledgement by reply, in
+// a ping-pong between rank pairs (0,1), (2,3), ...: the protocol of a pipelined wavefront, where
+// each message on a slot is answered on the same slot after it has been read.
+#include <chrono>
+#include <string>
+
+#include "ghostwire/error.hpp"
+#include "ghostwire/plan.hpp"
+#include "mpi_test_main.hpp"
+
+using namespace ghostwire;
+
+namespace {
+
+constexpr std::size_t channels = 3, count = 8;  // doubles per message: one cache line, read in place
+
+int partner_of(const World& w) { return (w.rank() ^ 1) < w.size() ? (w.rank() ^ 1) : -1; }
+
+// Changes with every round, rank, channel and element: a stale or misplaced value cannot match.
+double value(int round, int rank, std::size_t channel, std::size_t k) {
+  return round * 1000.0 + rank * 100.0 + static_cast<double>(channel * 10 + k) + 0.25;
+}
+
+struct Pair {
+  World& w;
+  int partner;
+  Segment out, in;
+  Plan plan;
+  Pair(World& world, bool by_reply)
+      : w(world),
+        partner(partner_of(world)),
+        out(world, channels * count * sizeof(double)),
+        in(world, channels * count * sizeof(double)),
+        plan(make(by_reply)) {}
+  Plan make(bool by_reply) {
+    std::vector<int> neighbours;
+    if (partner >= 0) neighbours.push_back(partner);
+    Plan p(w, neighbours, channels);
+    if (by_reply) p.acknowledge_by_reply();
+    Region o = p.add_memory(out, sizeof(double)), i = p.add_memory(in, sizeof(double));
+    for (std::size_t c = 0; partner >= 0 && c < channels; ++c) {
+      p.add_send(c, partner, o, Layout::contiguous(c * count, count));
+      p.add_receive(c, partner, i, Layout::contiguous(c * count, count));
+    }
+    p.commit();
+    return p;
+  }
+  double* output(std::size_t c) { return reinterpret_cast<double*>(out.data()) + c * count; }
+  // Where the received message of channel c is: the partner's data, or my copy of it.
+  const double* received(std::size_t c) {
+    const std::byte* view = plan.view(c, partner);
+    return view != nullptr ? reinterpret_cast<const double*>(view) : reinterpret_cast<const double*>(in.data()) + c * count;
+  }
+  void receive_in_place(std::size_t c) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!plan.test_recv_in_place(c, partner))
+      ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "channel " << c << ": no message from rank " << partner;
+  }
+  void send_round(int round) {
+    for (std::size_t c = 0; c < channels; ++c) {
+      for (std::size_t k = 0; k < count; ++k) output(c)[k] = value(round, w.rank(), c, k);
+      plan.send(c, partner);
+    }
+  }
+  // Between node peers an acknowledgement by reply arrives with the reply itself; across nodes
+  // acknowledgements are messages of their own and may still be on their way.
+  void expect_acknowledged(int round) {
+    for (std::size_t c = 0; c < channels; ++c) {
+      if (w.shares_memory_with(partner)) ASSERT_TRUE(plan.test_send(c, partner)) << "round " << round << " channel " << c;
+      else plan.wait_send(c, partner);
+    }
+  }
+  void check_round(int round) {
+    for (std::size_t c = channels; c-- > 0;) {  // channels are independent: any order
+      receive_in_place(c);
+      for (std::size_t k = 0; k < count; ++k)
+        ASSERT_EQ(received(c)[k], value(round, partner, c, k)) << "round " << round << " channel " << c << " element " << k;
+      plan.release(c, partner);
+    }
+  }
+};
+
+}  // namespace
+
+TEST(PlanInPlace, ViewIsThePeersDataOnTheNodeAndNullAcrossNodes) {
+  World& w = gwtest::world();
+  Pair pair(w, false);
+  for (std::size_t c = 0; pair.partner >= 0 && c < channels; ++c) {
+    const std::byte* view = pair.plan.view(c, pair.partner);
+    if (!w.shares_memory_with(pair.partner)) {
+      EXPECT_EQ(view, nullptr) << "channel " << c;
+    } else if (w.settings().intra_path == IntraPath::staged) {
+      EXPECT_NE(view, nullptr) << "channel " << c << ": a staged message is read in its staging buffer";
+    } else {
+      EXPECT_EQ(view, pair.out.peer_data(pair.partner) + c * count * sizeof(double)) << "channel " << c;
+    }
+  }
+  w.barrier();
+}
+
+TEST(PlanReply, PingPongReadsInPlaceAndAcknowledgesWithTheReply) {
+  World& w = gwtest::world();
+  Pair pair(w, true);
+  const bool leader = w.rank() % 2 == 0;
+  for (int round = 1; pair.partner >= 0 && round <= 300; ++round) {
+    if (leader) {
+      pair.send_round(round);
+      pair.check_round(round);
+      pair.expect_acknowledged(round);  // by the reply: no acknowledgement of its own was needed
+    } else {
+      pair.check_round(round);
+      pair.expect_acknowledged(round);  // my last reply, by this round's message
+      pair.send_round(round);
+    }
+  }
+  // The follower's last reply was consumed, but nothing answers it: between node peers it stays
+  // unacknowledged until the leader acknowledges explicitly.
+  w.barrier();
+  const bool node_peers = pair.partner >= 0 && w.shares_memory_with(pair.partner);
+  if (!leader && node_peers) {
+    for (std::size_t c = 0; c < channels; ++c) EXPECT_FALSE(pair.plan.test_send(c, pair.partner)) << "channel " << c;
+  }
+  w.barrier();
+  for (std::size_t c = 0; pair.partner >= 0 && c < channels; ++c) {
+    if (leader) pair.plan.acknowledge(c, pair.partner);
+    else pair.plan.wait_send(c, pair.partner);
+  }
+  w.barrier();
+}
+
+TEST(PlanInPlace, ReleaseAcknowledgesWithoutReplies) {
+  World& w = gwtest::world();
+  Pair pair(w, false);
+  const bool leader = w.rank() % 2 == 0, node_peers = pair.partner >= 0 && w.shares_memory_with(pair.partner);
+  for (int round = 1; round <= 20; ++round) {
+    if (pair.partner >= 0 && leader) pair.send_round(round);
+    if (pair.partner >= 0 && !leader)
+      for (std::size_t c = 0; c < channels; ++c) pair.receive_in_place(c);
+    w.barrier();
+    // Held in place, not released: the sender must not reuse its data yet.
+    if (leader && node_peers) {
+      for (std::size_t c = 0; c < channels; ++c) EXPECT_FALSE(pair.plan.test_send(c, pair.partner)) << "round " << round;
+    }
+    if (!leader && node_peers)
+      GW_EXPECT_ERROR(pair.plan.test_recv_in_place(0, pair.partner), Errc::state, "still held in place", "release()");
+    w.barrier();
+    for (std::size_t c = 0; pair.partner >= 0 && c < channels; ++c) {
+      if (leader) {
+        pair.plan.wait_send(c, pair.partner);
+      } else {
+        for (std::size_t k = 0; k < count; ++k) ASSERT_EQ(pair.received(c)[k], value(round, pair.partner, c, k));
+        pair.plan.release(c, pair.partner);
+        pair.plan.release(c, pair.partner);  // a second release does nothing
+      }
+    }
+  }
+  w.barrier();
+}
+
+TEST(PlanReply, BothSidesMustAgreeAndChooseBeforeCommit) {
+  World& w = gwtest::world();
+  if (w.size() < 2) GTEST_SKIP() << "needs two ranks";
+  const int partner = partner_of(w);
+  std::vector<int> neighbours;
+  if (partner >= 0) neighbours.push_back(partner);
+  Segment memory(w, 8 * sizeof(double));
+  {
+    Plan plan(w, neighbours, 1);
+    if (w.rank() % 2 == 0) plan.acknowledge_by_reply();
+    Region r = plan.add_memory(memory, sizeof(double));
+    if (partner >= 0) {
+      plan.add_send(0, partner, r, Layout::contiguous(0, 2));
+      plan.add_receive(0, partner, r, Layout::contiguous(4, 2));
+    }
+    if (partner >= 0) {
+      const std::string text = "rank " + std::to_string(w.rank() & ~1) + " acknowledges by reply";
+      GW_EXPECT_ERROR(plan.commit(), Errc::mismatch, text.c_str(), "both sides must agree");
+    } else {
+      GW_EXPECT_ERROR(plan.commit(), Errc::mismatch, "found on other ranks");
+    }
+  }
+  Plan plan(w, neighbours, 1);
+  plan.commit();
+  GW_EXPECT_ERROR(plan.acknowledge_by_reply(), Errc::state, "already committed", "before commit()");
+  w.barrier();
+}
