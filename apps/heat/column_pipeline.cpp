@@ -4,10 +4,12 @@
 
 namespace heat {
 
-ColumnPipeline::ColumnPipeline(const Decomposition& d, Band& band, ColumnBlockPlan* messages, const IdlePolicy& idle)
+ColumnPipeline::ColumnPipeline(const Decomposition& d, Band& band, ColumnBlockPlan* messages, const IdlePolicy& idle,
+                               bool unsynchronised)
     : d_(d),
       band_(band),
       messages_(messages),
+      unsynchronised_(unsynchronised),
       has_upper_(messages != nullptr && messages->has_upper()),
       has_lower_(messages != nullptr && messages->has_lower()),
       idle_policy_(idle) {}
@@ -24,6 +26,12 @@ ColumnPipeline::Step ColumnPipeline::advance(int j) {
   Block& block = blocks_[static_cast<std::size_t>(j)];
   const int t = block.done;
   Step step = Step::none;
+  if (unsynchronised_) {
+    relax_column_block_rows(band_, d_, j, 1, d_.band_rows, has_upper_ ? messages_->upper_halo_source(j) : nullptr,
+                            has_lower_ && t > 0 ? messages_->lower_halo_source(j) : nullptr);
+    ++block.done;
+    return Step::relaxed;
+  }
   if (has_upper_ && block.upper_received == t) {
     if (!messages_->receive_upper_halo(j)) return step;
     ++block.upper_received;
@@ -110,7 +118,7 @@ void ColumnPipeline::run(int timesteps) {
   upper_cursor_ = lower_cursor_ = Cursor{};
   IdlePasses idle(idle_policy_);
   while (!ready_.empty()) {
-    bool changed = messages_ != nullptr && receive_ahead();
+    bool changed = messages_ != nullptr && !unsynchronised_ && receive_ahead();
     for (std::size_t i = 0; i < ready_.size();) {
       const int j = ready_[i];
       const Step step = advance(j);
@@ -143,7 +151,7 @@ void ColumnPipeline::run(int timesteps) {
   // Nothing may be in flight on return: the last rows of the last sweep are still being read.
   for (int j = 0; j < d_.tile_cols; ++j) {
     Block& block = blocks_[static_cast<std::size_t>(j)];
-    if (block.last_row_sent) messages_->wait_last_row_consumed(j);
+    if (block.last_row_sent && !unsynchronised_) messages_->wait_last_row_consumed(j);
     block.last_row_sent = false;
   }
 }

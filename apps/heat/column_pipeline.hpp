@@ -39,8 +39,11 @@ namespace heat {
 
 class ColumnPipeline {
  public:
-  // `messages` null: no communication (commfree, or one rank).
-  ColumnPipeline(const Decomposition& d, Band& band, ColumnBlockPlan* messages, const IdlePolicy& idle);
+  // `messages` null: no communication (commfree, or one rank). `unsynchronised`
+  // (commfree-rows): the node peers' rows are read in place but nothing is sent or waited for, so
+  // the cost of moving the boundary rows between the cores is measured without the messages.
+  ColumnPipeline(const Decomposition& d, Band& band, ColumnBlockPlan* messages, const IdlePolicy& idle,
+                 bool unsynchronised = false);
 
   // `timesteps` sweeps in greedy passes over the column blocks; returns when every block has done
   // them and every row it sent has been consumed.
@@ -70,6 +73,7 @@ class ColumnPipeline {
   const Decomposition& d_;
   Band& band_;
   ColumnBlockPlan* messages_;
+  bool unsynchronised_;
   bool has_upper_, has_lower_;
   IdlePolicy idle_policy_;
   int timesteps_ = 0;

@@ -18,10 +18,30 @@ class CommfreeSolver final : public GhostwireSolver {
   }
 };
 
+// commfree-rows: commfree plus the data gw-pipelined moves: each block reads the node peers'
+// boundary rows in place, as gw-pipelined's kernel does, but without any message, so whatever
+// values they hold. The difference to commfree is what moving the boundary rows between the cores
+// costs by itself (cache-line transfers and invalidations), which no implementation can avoid;
+// the difference to gw-pipelined is what its messages and waiting cost. Across nodes there is no
+// peer to read, and it is commfree.
+class CommfreeRowsSolver final : public GhostwireSolver {
+ public:
+  explicit CommfreeRowsSolver(const SolverContext& context)
+      : GhostwireSolver(context, ColumnBlockPlan::Protocol::in_place) {}
+
+  void run(Band& band, int timesteps) override {
+    ColumnPipeline(decomposition(), band, messages(), idle_policy(), true).run(timesteps);
+  }
+};
+
 }  // namespace
 
 std::unique_ptr<Solver> make_commfree_solver(const SolverContext& context) {
   return std::make_unique<CommfreeSolver>(context);
+}
+
+std::unique_ptr<Solver> make_commfree_rows_solver(const SolverContext& context) {
+  return std::make_unique<CommfreeRowsSolver>(context);
 }
 
 }  // namespace heat

@@ -14,6 +14,7 @@ std::unique_ptr<Solver> make_mpi_nbuffer_transposed_solver(const SolverContext& 
 std::unique_ptr<Solver> make_gw_wavefront_solver(const SolverContext& context);
 std::unique_ptr<Solver> make_gw_pipelined_solver(const SolverContext& context);
 std::unique_ptr<Solver> make_commfree_solver(const SolverContext& context);
+std::unique_ptr<Solver> make_commfree_rows_solver(const SolverContext& context);
 
 namespace {
 
@@ -31,6 +32,8 @@ constexpr Variant variant_table[] = {
      false, make_gw_pipelined_solver},
     {"commfree", "gw-pipelined without communication: compute-only bound (invalid result)", false,
      false, make_commfree_solver},
+    {"commfree-rows", "commfree reading the neighbours' rows in place, unsynchronised: + data movement (invalid)",
+     false, false, make_commfree_rows_solver},
 };
 
 }  // namespace

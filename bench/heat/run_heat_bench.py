@@ -37,9 +37,10 @@ from bench_common import APP_LAUNCHES as LAUNCHES  # noqa: E402
 
 DEFAULT_LAUNCHES = ["intra-2", "intra-4", "emulated-2", "multihost-2"]
 MPI_VARIANTS = ["mpi-blocking", "mpi-nbuffer", "mpi-nbuffer-transposed"]
-VARIANT_ORDER = MPI_VARIANTS + ["gw-wavefront", "gw-pipelined", "commfree", "seq"]
+VARIANT_ORDER = MPI_VARIANTS + ["gw-wavefront", "gw-pipelined", "commfree-rows", "commfree", "seq"]
 SHORT = {"mpi-blocking": "blocking", "mpi-nbuffer": "nbuffer", "mpi-nbuffer-transposed": "nb-transp",
-         "gw-wavefront": "gw-wavefr", "gw-pipelined": "gw-pipel", "commfree": "commfree"}
+         "gw-wavefront": "gw-wavefr", "gw-pipelined": "gw-pipel", "commfree": "commfree",
+         "commfree-rows": "cf-rows"}
 # Issue 4: gw-pipelined at least as fast as the best MPI variant at every tile size, and within 5%
 # of commfree from 16x16 up, within 10% at 8x8 (2 ranks, one node).
 GOAL_LAUNCH = "intra-2"
@@ -131,11 +132,15 @@ def summary(records: list[dict]) -> str:
                     point = points.get((launch, grid, tile, variant))
                     cells.append(f"{point['median']:>10.1f}" if point else f"{'-':>10}")
                 lines.append(f"{variant:<24}" + "".join(cells))
-            row_mpi, row_free, row_best = [], [], []
+            row_mpi, row_free, row_rows, row_best = [], [], [], []
             for tile in tiles:
                 pipelined = points.get((launch, grid, tile, "gw-pipelined"))
                 best = best_mpi(points, launch, grid, tile)
                 free = points.get((launch, grid, tile, "commfree"))
+                # commfree-rows moves the boundary rows without messages: the floor data movement sets.
+                rows = points.get((launch, grid, tile, "commfree-rows"))
+                ratio_rows = pipelined["median"] / rows["median"] if pipelined and rows and rows["median"] > 0 else None
+                row_rows.append(f"{ratio_rows:>10.2f}" if ratio_rows is not None else f"{'-':>10}")
                 ratio_mpi = pipelined["median"] / best[1] if pipelined and best and best[1] > 0 else None
                 ratio_free = pipelined["median"] / free["median"] if pipelined and free and free["median"] > 0 else None
                 row_mpi.append(f"{ratio_mpi:>10.2f}" if ratio_mpi is not None else f"{'-':>10}")
@@ -154,6 +159,8 @@ def summary(records: list[dict]) -> str:
             lines.append(f"{'best MPI variant':<24}" + "".join(row_best))
             lines.append(f"{'gw-pipelined / best MPI':<24}" + "".join(row_mpi))
             lines.append(f"{'gw-pipelined / commfree':<24}" + "".join(row_free))
+            if any(cell.strip() != "-" for cell in row_rows):
+                lines.append(f"{'gw-pipel / commfree-rows':<24}" + "".join(row_rows))
     if goal_lines:
         lines.append("")
         lines.append(f"Goals of issue 4 ({GOAL_LAUNCH}):")
@@ -172,7 +179,7 @@ def plot(records: list[dict], out_dir: Path) -> Path | None:
     grids = sorted({k[1] for k in points})
     variants = ordered({k[3] for k in points}, VARIANT_ORDER)
     colors = {v: f"C{i}" for i, v in enumerate(variants)}
-    styles = {v: ("--" if v == "commfree" else ":" if v.startswith("mpi") else "-") for v in variants}
+    styles = {v: ("--" if v.startswith("commfree") else ":" if v.startswith("mpi") else "-") for v in variants}
     figure, axes = plt.subplots(len(launches), len(grids), figsize=(5.4 * len(grids), 3.9 * len(launches)),
                                 squeeze=False)
     for row, launch in enumerate(launches):
