@@ -1,6 +1,7 @@
 #include "copy_program.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "ghostwire/error.hpp"
 
@@ -47,7 +48,7 @@ std::size_t total_bytes(std::span<const Piece> pieces) {
   return bytes;
 }
 
-CopyProgram CopyProgram::build(std::span<const Piece> from, std::span<const Piece> to) {
+CopyProgram CopyProgram::build(std::span<const Piece> from, std::span<const Piece> to, bool streaming) {
   std::vector<Run> sources = byte_runs(from), destinations = byte_runs(to);
   // Zip the two run lists into (source, destination, length) pieces.
   struct Move {
@@ -69,6 +70,7 @@ CopyProgram CopyProgram::build(std::span<const Piece> from, std::span<const Piec
     raise(Errc::internal, "CopyProgram: the two sides hold different numbers of bytes");
 
   CopyProgram program;
+  program.streaming_ = streaming;
   std::size_t i = 0;
   while (i < moves.size()) {
     program.bytes_ += moves[i].length;
@@ -103,8 +105,49 @@ CopyProgram CopyProgram::build(std::span<const Piece> from, std::span<const Piec
   return program;
 }
 
+namespace {
+
+// A store that goes to memory without reading the line into this core's cache first.
+template <class Word>
+inline void stream_word(std::byte* destination, const std::byte* source) {
+  Word value;
+  std::memcpy(&value, source, sizeof value);
+#if defined(__x86_64__)
+  if constexpr (sizeof(Word) == 8) {
+    __builtin_ia32_movnti64(reinterpret_cast<long long*>(destination), static_cast<long long>(value));
+  } else {
+    __builtin_ia32_movnti(reinterpret_cast<int*>(destination), static_cast<int>(value));
+  }
+#else
+  std::memcpy(destination, &value, sizeof value);
+#endif
+}
+
+}  // namespace
+
+// Gathers into a dense buffer with non-temporal stores; false if `op` is not such a gather of 4- or
+// 8-byte elements (aligned ones: movnti needs no alignment, but a word across two lines would
+// split), and the caller copies as usual.
+bool CopyProgram::stream_gather(const Strided& op) {
+  if (op.destination_step != static_cast<std::ptrdiff_t>(op.length) || (op.length != 8 && op.length != 4) ||
+      reinterpret_cast<std::uintptr_t>(op.destination) % op.length != 0)
+    return false;
+  const std::byte* source = op.source;
+  std::byte* destination = op.destination;
+  for (std::size_t k = 0; k < op.count; ++k, source += op.source_step, destination += op.length) {
+    if (op.length == 8) stream_word<std::uint64_t>(destination, source);
+    else stream_word<std::uint32_t>(destination, source);
+  }
+  return true;
+}
+
 void CopyProgram::run() const {
+  bool streamed = false;
   for (const Strided& op : strided_) {
+    if (streaming_ && stream_gather(op)) {
+      streamed = true;
+      continue;
+    }
     const std::byte* source = op.source;
     std::byte* destination = op.destination;
     if (op.length == 8) {
@@ -115,6 +158,11 @@ void CopyProgram::run() const {
         copy_run(destination, source, op.length);
     }
   }
+  // Non-temporal stores are weakly ordered: they must be visible before the release store that
+  // announces the message.
+#if defined(__x86_64__)
+  if (streamed) __builtin_ia32_sfence();
+#endif
   for (const Scattered& op : scattered_) {
     const std::byte* const* source = sources_.data() + op.first;
     std::byte* const* destination = destinations_.data() + op.first;

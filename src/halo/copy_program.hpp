@@ -23,8 +23,10 @@ class CopyProgram {
  public:
   CopyProgram() = default;
   // Copies the elements of `from` (in order) onto the elements of `to` (in order); both must hold
-  // the same number of bytes.
-  static CopyProgram build(std::span<const Piece> from, std::span<const Piece> to);
+  // the same number of bytes. `streaming`: `to` is a buffer another core reads next (a node
+  // peer's view of a staging buffer); dense 4- and 8-byte stores into it bypass this core's cache
+  // (non-temporal), so they need not first take each line back from the reader's cache.
+  static CopyProgram build(std::span<const Piece> from, std::span<const Piece> to, bool streaming = false);
 
   void run() const;
   std::size_t bytes() const noexcept { return bytes_; }
@@ -40,11 +42,13 @@ class CopyProgram {
   struct Scattered {  // `count` runs of `length` bytes at listed addresses
     std::size_t length, first, count;
   };
+  static bool stream_gather(const Strided& op);
   std::vector<Strided> strided_;
   std::vector<Scattered> scattered_;
   std::vector<const std::byte*> sources_;
   std::vector<std::byte*> destinations_;
   std::size_t bytes_ = 0;
+  bool streaming_ = false;
 };
 
 // Bytes of a list of pieces, and the (element size, count) sequence both sides of a message must

@@ -475,7 +475,7 @@ void commit_plan(PlanState& p) {
         } else {
           if (slot.path == SlotPath::staged) {
             Piece staging{mine + layout.staging[s], 1, &whole};
-            slot.pack = CopyProgram::build(mine_pieces, {&staging, 1});
+            slot.pack = CopyProgram::build(mine_pieces, {&staging, 1}, true);
           }
           slot.remote_posted = posted_counter(peer_part, peer_posted, peer_slot);
           slot.local_acked = acknowledgement_counter(mine, layout.acked, s);
