@@ -30,20 +30,21 @@ double local_interior_sum(const FieldView& f) {
   return sum;
 }
 
-ConservationLedger::ConservationLedger(int num_vars, MPI_Comm comm)
-    : comm_(comm),
+ConservationLedger::ConservationLedger(int num_vars, GlobalSum global_sum)
+    : global_sum_(std::move(global_sum)),
       source_total_(static_cast<std::size_t>(num_vars), 0.0),
       local_flux_out_(static_cast<std::size_t>(num_vars), 0.0) {}
 
 std::vector<VariableTotals> ConservationLedger::global_totals(std::span<const int> variables,
                                                               std::span<const double> local_interior_sums) const {
   const std::size_t n = variables.size();
-  std::vector<double> local(2 * n), global(2 * n);
+  std::vector<double>& global = sums_;
+  global.resize(2 * n);
   for (std::size_t i = 0; i < n; ++i) {
-    local[i] = local_interior_sums[i];
-    local[n + i] = local_flux_out_[static_cast<std::size_t>(variables[i])];
+    global[i] = local_interior_sums[i];
+    global[n + i] = local_flux_out_[static_cast<std::size_t>(variables[i])];
   }
-  MPI_Allreduce(local.data(), global.data(), static_cast<int>(2 * n), MPI_DOUBLE, MPI_SUM, comm_);
+  global_sum_(std::span<double>(global));
   std::vector<VariableTotals> totals(n);
   for (std::size_t i = 0; i < n; ++i) {
     totals[i].source_total = source_total_[static_cast<std::size_t>(variables[i])];

@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -29,9 +30,13 @@ double conservation_tolerance(int error_tol);
 // stencil returns the same sum of the cells it updated).
 double local_interior_sum(const FieldView& field);
 
+// Sums values element-wise over all ranks, in place (the variant's reduction: MPI_Allreduce, or
+// ghostwire's in shared memory); every rank must get the same bits.
+using GlobalSum = std::function<void(std::span<double>)>;
+
 class ConservationLedger {
  public:
-  ConservationLedger(int num_vars, MPI_Comm comm);
+  ConservationLedger(int num_vars, GlobalSum global_sum);
 
   // `heat` is the same on every rank (a spike value, or the global initial sum).
   void add_source(int variable, double heat) { source_total_[static_cast<std::size_t>(variable)] += heat; }
@@ -44,7 +49,8 @@ class ConservationLedger {
                                             std::span<const double> local_interior_sums) const;
 
  private:
-  MPI_Comm comm_;
+  GlobalSum global_sum_;
+  mutable std::vector<double> sums_;  // scratch of global_totals: no allocation per step
   std::vector<double> source_total_;
   std::vector<double> local_flux_out_;
 };

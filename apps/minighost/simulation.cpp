@@ -16,7 +16,7 @@ Simulation::Simulation(const Options& options, const Decomposition& decompositio
       variant_(variant),
       comm_(comm),
       output_(output),
-      ledger_(options.num_vars, comm),
+      ledger_(options.num_vars, [&variant, comm](std::span<double> values) { variant.global_sum(values, comm); }),
       outflow_(options.stencil, decomposition),
       all_variables_(static_cast<std::size_t>(options.num_vars)) {
   std::iota(all_variables_.begin(), all_variables_.end(), 0);

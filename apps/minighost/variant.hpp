@@ -1,7 +1,8 @@
 // Variant: the only part of gw-minighost that differs between the MPI baseline, ghostwire and the
 // communication-free run: where the variables live and how their ghost layers are filled. The
 // kernels, flux accounting, spikes, conservation checks, reports and command line are shared
-// (simulation.cpp drives a Variant), so a comparison of variants measures the halo exchange only.
+// (simulation.cpp drives a Variant), so a comparison of variants measures their communication
+// only: the halo exchange and the global sums of the conservation check.
 //
 // Adding a variant is one file: define a class derived from Variant and register a factory at
 // namespace scope,
@@ -12,6 +13,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,12 @@ class Variant {
   // False when ghost cells facing other ranks are never filled (commfree): the run then measures
   // computation only and its conservation cannot hold, so it is reported but not enforced.
   virtual bool fills_halos() const { return true; }
+
+  // The conservation check's global sums (collective; the same bits on every rank), element-wise
+  // and in place: MPI_Allreduce over `comm` unless the variant has a faster reduction of its own.
+  virtual void global_sum(std::span<double> values, MPI_Comm comm) {
+    MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_SUM, comm);
+  }
 };
 
 using VariantFactory = std::unique_ptr<Variant> (*)(const VariantSetup& setup);

@@ -57,6 +57,8 @@ class GwVariant final : public Variant {
   }
 
   void exchange_all_variables() override { update_->run(); }
+  // Node peers add up in shared memory (ghostwire::allreduce), not through MPI's collectives.
+  void global_sum(std::span<double> values, MPI_Comm) override { gw::allreduce(world_, values, gw::ReduceOp::sum); }
   void exchange_variable(int variable) override { update_->run(static_cast<std::size_t>(variable)); }
 
  private:

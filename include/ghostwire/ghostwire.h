@@ -47,6 +47,9 @@ int gw_world_node_ranks(gw_world_t world, int* ranks);
 int gw_world_node_of(gw_world_t world, int rank, int* node);
 int gw_world_comm(gw_world_t world, MPI_Comm* comm);
 int gw_world_barrier(gw_world_t world);
+/* Element-wise reduction over all ranks, in place (see collective.hpp): the same bits on every rank. */
+enum { GW_SUM = 0, GW_MIN = 1, GW_MAX = 2 };
+int gw_allreduce_double(gw_world_t world, double* values, size_t count, int op);
 int gw_world_progress(gw_world_t world);
 
 /* Segments: collective. */

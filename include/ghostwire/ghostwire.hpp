@@ -1,6 +1,7 @@
 // ghostwire: the whole C++ API.
 #pragma once
 
+#include "ghostwire/collective.hpp"
 #include "ghostwire/dist.hpp"
 #include "ghostwire/error.hpp"
 #include "ghostwire/layout.hpp"

@@ -3,6 +3,8 @@
 
 #include "c_api_support.hpp"
 #include "runtime_handles.hpp"
+#include "ghostwire/collective.hpp"
+#include "ghostwire/error.hpp"
 #include "ghostwire/ghostwire.h"
 #include "ghostwire/segment.hpp"
 #include "ghostwire/world.hpp"
@@ -80,6 +82,17 @@ int gw_world_comm(gw_world_t w, MPI_Comm* comm) {
   });
 }
 
+int gw_allreduce_double(gw_world_t w, double* values, size_t count, int op) {
+  return guarded([&] {
+    require(w, "world");
+    if (count > 0) require(values, "values");
+    if (op != GW_SUM && op != GW_MIN && op != GW_MAX)
+      ghostwire::raise(ghostwire::Errc::invalid_argument,
+                       "gw_allreduce_double: op is " + std::to_string(op) + "; expected GW_SUM, GW_MIN or GW_MAX");
+    const ghostwire::ReduceOp ops[] = {ghostwire::ReduceOp::sum, ghostwire::ReduceOp::min, ghostwire::ReduceOp::max};
+    ghostwire::allreduce(w->world, std::span<double>(values, count), ops[op]);
+  });
+}
 int gw_world_barrier(gw_world_t w) {
   return guarded([&] {
     require(w, "world");

@@ -10,6 +10,7 @@
 
 #include "ghostwire/error.hpp"
 #include "mpi_check.hpp"
+#include "reduction_area.hpp"
 #include "segment_state.hpp"
 #include "transport.hpp"
 #include "wait.hpp"
@@ -153,6 +154,7 @@ World::~World() {
   WorldState& w = *state_;
   // Segments must go first (they are collective); a leftover one would point at a dead world.
   w.transport.reset();
+  w.reduction.reset();  // collective over the node, like the World itself
   for (MPI_Comm* c : {&w.node_comm, &w.physical_node_comm, &w.comm})
     if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
   if (w.owns_mpi) {

@@ -15,6 +15,7 @@ namespace ghostwire::detail {
 
 struct SegmentState;
 class InterNodeTransport;
+struct ReductionArea;
 
 struct WorldState {
   WorldState();
@@ -38,6 +39,7 @@ struct WorldState {
   int next_plan_id = 0;
   std::unique_ptr<InterNodeTransport> transport;
   bool needs_progress = false;  // the transport must be served while waiting
+  std::unique_ptr<ReductionArea> reduction;  // made by the first allreduce
 
   void progress();
   SegmentState& segment(int id, int from_rank);

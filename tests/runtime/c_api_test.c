@@ -56,6 +56,14 @@ int main(int argc, char** argv) {
   CHECK(code == GW_ERR_INVALID_ARGUMENT && strstr(gw_last_error_message(), "segment is NULL"), "null: %s",
         gw_last_error_message());
 
+  double sums[2] = {rank + 0.5, -1.0 * rank};
+  CHECK(gw_allreduce_double(world, sums, 2, GW_SUM) == GW_SUCCESS, "allreduce: %s", gw_last_error_message());
+  CHECK(sums[0] == size * 0.5 + size * (size - 1) / 2.0 && sums[1] == -size * (size - 1) / 2.0, "allreduce %g %g",
+        sums[0], sums[1]);
+  code = gw_allreduce_double(world, sums, 2, 7);
+  CHECK(code == GW_ERR_INVALID_ARGUMENT && strstr(gw_last_error_message(), "op is 7"), "bad op: %d %s", code,
+        gw_last_error_message());
+
   gw_world_barrier(world);
   CHECK(gw_segment_destroy(&segment) == GW_SUCCESS && segment == NULL, "destroy");
   CHECK(gw_world_destroy(&world) == GW_SUCCESS, "world destroy");

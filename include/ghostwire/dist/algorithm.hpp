@@ -15,12 +15,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "ghostwire/collective.hpp"
 #include "ghostwire/dist/array.hpp"
 #include "ghostwire/dist/grid.hpp"
 
 namespace ghostwire {
-
-enum class ReduceOp { sum, min, max };
 
 namespace detail {
 // Every rank's `bytes` bytes, in rank order, on every rank.
