@@ -12,12 +12,18 @@
 
 namespace gw = ghostwire;
 
-// One step on the cells of `box`: v = u + dt * laplace(u).
+// One step on the cells of `box`: v = u + dt * laplace(u). The rows are taken as pointers once per
+// row: the compiler cannot tell that a store through v(i, j) leaves the grids' own fields alone, so
+// with the accessor in the inner loop it reloads them at every cell and does not vectorise (measured
+// 10% slower on 1024^2).
 static void step(const gw::Grid<double, 2>& u, gw::Grid<double, 2>& v, const gw::Box<2>& box) {
   const double dt = 0.2;  // stable for dt <= 0.25 with dx = dy = 1
-  for (gw::Index i = box.low[0]; i < box.high()[0]; ++i)
+  for (gw::Index i = box.low[0]; i < box.high()[0]; ++i) {
+    const double *above = &u(i - 1, 0), *row = &u(i, 0), *below = &u(i + 1, 0);
+    double* out = &v(i, 0);
     for (gw::Index j = box.low[1]; j < box.high()[1]; ++j)
-      v(i, j) = u(i, j) + dt * (u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1) - 4 * u(i, j));
+      out[j] = row[j] + dt * (above[j] + below[j] + row[j - 1] + row[j + 1] - 4 * row[j]);
+  }
 }
 
 int main(int argc, char** argv) {
