@@ -101,7 +101,8 @@ void build_plan(HaloUpdateState& u) {
     // Both sides see the same piece extents and element size, so they choose the same channel.
     auto channel = [&](int rank, const GhostPiece& piece) {
       std::size_t base = (per_variable ? g : 0) * u.channels_per_group;
-      bool short_runs = world.shares_memory_with(rank) &&
+      // (Messages to myself are read in place whatever their shape: one message.)
+      bool short_runs = rank != me && world.shares_memory_with(rank) &&
                         static_cast<std::size_t>(piece.extent[n - 1]) * grid.element_size < cache_line;
       return base + (short_runs ? 1 : 0);
     };

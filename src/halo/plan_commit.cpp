@@ -164,6 +164,8 @@ SlotPath send_path(const PlanState& p, std::size_t slot) {
     case IntraPath::staged: return SlotPath::staged;
     case IntraPath::automatic: break;
   }
+  // A message to myself (periodic boundaries) reads lines of my own cache: in place, whatever the shape.
+  if (rank == p.w->rank) return SlotPath::intra;
   return dense_enough_to_read_in_place(p, pieces) ? SlotPath::intra : SlotPath::staged;
 }
 
@@ -475,7 +477,8 @@ void commit_plan(PlanState& p) {
         } else {
           if (slot.path == SlotPath::staged) {
             Piece staging{mine + layout.staging[s], 1, &whole};
-            slot.pack = CopyProgram::build(mine_pieces, {&staging, 1}, true);
+            // Streaming stores bypass my cache: right for a peer's core, wrong when I read it back.
+            slot.pack = CopyProgram::build(mine_pieces, {&staging, 1}, r != w.rank);
           }
           slot.remote_posted = posted_counter(peer_part, peer_posted, peer_slot);
           slot.local_acked = acknowledgement_counter(mine, layout.acked, s);
