@@ -73,7 +73,10 @@ class Plan {
   // neighbour), in the same counter store, instead of a store of its own; test_send() then needs
   // no load from the other core. A receiver that has nothing to send back acknowledges with
   // acknowledge() (the last message of a run); slots it only receives on are acknowledged at once.
-  // exchange(), start() and finish() acknowledge at once as always. Inter-node slots are unchanged.
+  // exchange(), start() and finish() acknowledge at once as always. Between nodes over the two-sided
+  // transport no acknowledgement is sent at all: the message was packed at send() and MPI's matching
+  // protects the receiver's buffers, so test_send() is true once MPI has the message. One-sided
+  // (GHOSTWIRE_TRANSPORT=rma) inter-node slots keep their acknowledgements.
   Plan& acknowledge_by_reply();
 
   // Collective over the world: checks both sides of every slot agree and allocates the buffers.

@@ -98,7 +98,10 @@ void post(PlanState& p, SendSlot& slot, bool explicit_send) {
   std::uint32_t next = next_sequence(slot.sequence);
   switch (slot.path) {
     case SlotPath::messages:
-      post_message(p, slot, explicit_send);
+      // The data is packed here and MPI's matching keeps the receiver's buffers safe, so with
+      // acknowledge_by_reply no acknowledgement message is asked for: the slot is free again once
+      // MPI has the message, as in exchange() (the reply needs no second message either).
+      post_message(p, slot, explicit_send && !p.acknowledge_by_reply);
       return;
     case SlotPath::staged:
       slot.pack.run();
