@@ -511,9 +511,17 @@ void commit_plan(PlanState& p) {
       p.sends_of_channel[p.sends[i].channel].push_back(static_cast<std::int32_t>(i));
     }
   }
-  for (std::size_t i = 0; i < p.receives.size(); ++i) {
-    p.all_receives.push_back(static_cast<std::int32_t>(i));
-    p.receives_of_channel[p.receives[i].channel].push_back(static_cast<std::int32_t>(i));
+  // Other ranks' messages before this rank's messages to itself: a peer's next exchange waits for
+  // the acknowledgement of what it sent, a copy within this rank delays nobody else. (A 2-rank
+  // periodic grid's strided self-copy of two columns took ~4 us at 4096^2 before the rows of the
+  // neighbour, which then waited for them.)
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::size_t i = 0; i < p.receives.size(); ++i) {
+      bool to_myself = p.receives[i].rank == w.rank;
+      if (to_myself != (pass == 1)) continue;
+      p.all_receives.push_back(static_cast<std::int32_t>(i));
+      p.receives_of_channel[p.receives[i].channel].push_back(static_cast<std::int32_t>(i));
+    }
   }
   p.pending.reserve(p.receives.size());
   p.needs_world_progress = false;
