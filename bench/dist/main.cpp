@@ -161,6 +161,7 @@ struct Result {
   std::string variant, kind, case_name;
   Index n = 0;
   double usec = 0, usec_min = 0, usec_max = 0;
+  std::vector<double> per_repeat;  // seconds per operation, in repeat order
   int count = 0;
   bool verified = false;
   double checksum = 0;
@@ -202,7 +203,11 @@ int main(int argc, char** argv) {
           live[v] = info(options.variants[v]).make(world, n);
           live[v]->run(1);  // warm up (first touch, plan set-up)
         }
-        for (std::size_t v = 0; v < count_of_variants; ++v) {
+        // Timed in the same rotated order: whichever variant runs right after the set-up (the
+        // first touch of every variant's grids) runs slower, and this was always halo-gw, which
+        // then measured ~10% above the raw plan at 4096^2 while the two tie when run alone.
+        for (std::size_t k = 0; k < count_of_variants; ++k) {
+          std::size_t v = (k + static_cast<std::size_t>(r)) % count_of_variants;
           if (counts[v] == 0) {  // calibrate: enough operations for min_time, the same on every rank
             double once = timed(*live[v], 1);
             int count = static_cast<int>(std::clamp(options.min_time / std::max(once, 1e-9), 1.0, 1e6));
@@ -223,6 +228,7 @@ int main(int argc, char** argv) {
         res.kind = vi.kind;
         res.n = n;
         res.case_name = vi.kind + "-" + std::to_string(n);
+        res.per_repeat = times[v];
         auto t = times[v];
         std::sort(t.begin(), t.end());
         res.usec = 1e6 * t[t.size() / 2];
@@ -263,7 +269,9 @@ int main(int argc, char** argv) {
         if (r.kind == "jacobi") std::printf(",\"checksum\":%.17g", r.checksum);
         std::printf(",\"mpi\":\"%s\"}\n", mpi.c_str());
       }
-      // The goals, as ratios of medians.
+      // The goals, as the median of the ratios within each repeat: the two variants ran
+      // back to back there, so the VM's slow and fast phases (±10% over seconds) cancel, which
+      // they do not in a ratio of two medians taken over different moments.
       auto find = [&](const std::string& variant, Index n) -> const Result* {
         for (const auto& r : results)
           if (r.variant == variant && r.n == n) return &r;
@@ -274,9 +282,15 @@ int main(int argc, char** argv) {
         auto goal = [&](const char* a, const char* b, double at_most, const char* text) {
           const Result *x = find(a, n), *y = find(b, n);
           if (!x || !y) return;
-          double ratio = x->usec / y->usec;
-          std::printf("goal %-7s n=%-5ld %s: %s / %s = %.3f (at most %.2f)\n", ratio <= at_most ? "met" : "NOT MET",
-                      static_cast<long>(n), text, a, b, ratio, at_most);
+          std::vector<double> ratios;
+          for (std::size_t r = 0; r < x->per_repeat.size() && r < y->per_repeat.size(); ++r)
+            ratios.push_back(x->per_repeat[r] / y->per_repeat[r]);
+          std::sort(ratios.begin(), ratios.end());
+          double ratio = ratios[ratios.size() / 2];
+          std::printf("goal %-7s n=%-5ld %s: %s / %s = %.3f (median of %zu paired repeats; ratio of medians %.3f; at "
+                      "most %.2f)\n",
+                      ratio <= at_most ? "met" : "NOT MET", static_cast<long>(n), text, a, b, ratio, ratios.size(),
+                      x->usec / y->usec, at_most);
         };
         goal("halo-gw", "halo-plan", 1.10, "update_halo within 10% of a raw plan");
         goal("halo-gw", "halo-alltoallw", 1.0, "update_halo faster than MPI_Neighbor_alltoallw");
