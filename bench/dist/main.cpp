@@ -267,6 +267,9 @@ int main(int argc, char** argv) {
                     r.variant.c_str(), r.case_name.c_str(), r.kind.c_str(), static_cast<long>(r.n), world.size(),
                     path.c_str(), r.usec, r.usec_min, r.usec_max, options.repeats, r.count, r.verified ? "true" : "false");
         if (r.kind == "jacobi") std::printf(",\"checksum\":%.17g", r.checksum);
+        std::printf(",\"usec_per_repeat\":[");
+        for (std::size_t k = 0; k < r.per_repeat.size(); ++k) std::printf("%s%.4g", k ? "," : "", 1e6 * r.per_repeat[k]);
+        std::printf("]");
         std::printf(",\"mpi\":\"%s\"}\n", mpi.c_str());
       }
       // The goals, as the median of the ratios within each repeat: the two variants ran
