@@ -99,6 +99,23 @@ def medians(records: list[dict]) -> dict[tuple, dict]:
             for key, values in groups.items()}
 
 
+def per_run(records: list[dict]) -> dict[tuple, dict[int, float]]:
+    """(launch, grid, tile, variant) -> {run: Mupdates/s}: gw-heat runs every variant of a point
+    within each round (--repeat), so runs with the same number ran back to back."""
+    rounds: dict[tuple, dict[int, float]] = {}
+    for r in records:
+        if "run" in r:
+            rounds.setdefault((r["launch"], r["rows"], r["bx"], r["variant"]), {})[r["run"]] = r["mupdates_per_s"]
+    return rounds
+
+
+def paired_ratio(rounds: dict, launch: str, grid: int, tile: int, a: str, b: str) -> float | None:
+    """Median over rounds of a / b: the VM's slow and fast phases, longer than a run, cancel."""
+    x, y = rounds.get((launch, grid, tile, a), {}), rounds.get((launch, grid, tile, b), {})
+    ratios = [x[k] / y[k] for k in x if k in y and y[k] > 0]
+    return statistics.median(ratios) if ratios else None
+
+
 def ordered(values, order):
     return [v for v in order if v in values] + sorted(v for v in values if v not in order)
 
@@ -112,8 +129,13 @@ def best_mpi(points: dict, launch: str, grid: int, tile: int) -> tuple[str, floa
     return name, value
 
 
+def paired_note(paired: float | None, of_medians: float) -> str:
+    return f" (median of paired rounds; ratio of medians {of_medians:.3f})" if paired is not None else ""
+
+
 def summary(records: list[dict]) -> str:
     points = medians(records)
+    rounds = per_run(records)
     launches = ordered({k[0] for k in points}, list(LAUNCHES))
     lines = ["Heat benchmark: Mupdates/s, median of the runs per point (higher is better)"]
     goal_lines = []
@@ -147,15 +169,20 @@ def summary(records: list[dict]) -> str:
                 row_free.append(f"{ratio_free:>10.2f}" if ratio_free is not None else f"{'-':>10}")
                 row_best.append(f"{SHORT.get(best[0], best[0]) if best else '-':>10}")
                 if launch == GOAL_LAUNCH:
+                    # Judged by the median of the per-round ratios where the runs are numbered.
                     if ratio_mpi is not None:
-                        verdict = "met" if ratio_mpi >= 1.0 else "NOT MET"
+                        paired = paired_ratio(rounds, launch, grid, tile, "gw-pipelined", best[0])
+                        judged = paired if paired is not None else ratio_mpi
+                        verdict = "met" if judged >= 1.0 else "NOT MET"
                         goal_lines.append(f"  goal {verdict:>7}: {grid}^2, {tile}x{tile}: gw-pipelined / best MPI "
-                                          f"({best[0]}) = {ratio_mpi:.3f} (at least 1.00)")
+                                          f"({best[0]}) = {judged:.3f}{paired_note(paired, ratio_mpi)} (at least 1.00)")
                     if ratio_free is not None:
                         want = goal_versus_commfree(tile)
-                        verdict = "met" if ratio_free >= want else "NOT MET"
+                        paired = paired_ratio(rounds, launch, grid, tile, "gw-pipelined", "commfree")
+                        judged = paired if paired is not None else ratio_free
+                        verdict = "met" if judged >= want else "NOT MET"
                         goal_lines.append(f"  goal {verdict:>7}: {grid}^2, {tile}x{tile}: gw-pipelined / commfree "
-                                          f"= {ratio_free:.3f} (at least {want:.2f})")
+                                          f"= {judged:.3f}{paired_note(paired, ratio_free)} (at least {want:.2f})")
             lines.append(f"{'best MPI variant':<24}" + "".join(row_best))
             lines.append(f"{'gw-pipelined / best MPI':<24}" + "".join(row_mpi))
             lines.append(f"{'gw-pipelined / commfree':<24}" + "".join(row_free))

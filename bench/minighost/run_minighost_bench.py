@@ -119,6 +119,18 @@ def medians(records: list[dict]) -> dict[tuple, float]:
     return {key: statistics.median(values) for key, values in groups.items()}
 
 
+def paired_ratio(records: list[dict], key: tuple) -> float | None:
+    """Median over repeats of gw / mpi at one point (launch, stencil, num_vars, comm_method, ndim):
+    in each repeat the variants of a point ran back to back, so the VM's slow and fast phases cancel."""
+    by_repeat: dict[str, dict[int, float]] = {}
+    for r in records:
+        if "repeat" in r and (r["launch"], r["stencil"], r["num_vars"], r["comm_method"], r["nx"]) == key:
+            by_repeat.setdefault(r["variant"], {})[r["repeat"]] = r["elements_per_s"]
+    gw, mpi = by_repeat.get("gw", {}), by_repeat.get("mpi", {})
+    ratios = [gw[k] / mpi[k] for k in gw if k in mpi and mpi[k] > 0]
+    return statistics.median(ratios) if ratios else None
+
+
 def ordered_launches(keys) -> list[str]:
     present = {k[0] for k in keys}
     return [name for name in LAUNCHES if name in present]
@@ -151,9 +163,12 @@ def summary(records: list[dict]) -> str:
                 ratio_row.append(f"{ratio:>10.2f}" if ratio else f"{'-':>10}")
                 if ratio and launch in ("intra-2", "intra-4"):
                     want = goal_speedup(n)
-                    verdict = "met" if ratio >= want else "NOT MET"
+                    paired = paired_ratio(records, (launch, stencil, num_vars, comm, n))
+                    judged = paired if paired is not None else ratio
+                    how = f" (median of paired repeats; ratio of medians {ratio:.2f})" if paired is not None else ""
+                    verdict = "met" if judged >= want else "NOT MET"
                     goals.append(f"  goal {verdict:>7}: {launch} NDIM {n:>3}, {num_vars:>2} var, "
-                                 f"{COMM_NAMES.get(comm, comm)}: gw / mpi = {ratio:.2f} (at least {want:.1f})")
+                                 f"{COMM_NAMES.get(comm, comm)}: gw / mpi = {judged:.2f}{how} (at least {want:.1f})")
             lines.append(f"{'gw / mpi':<14}" + "".join(ratio_row))
             free_row = []
             for n in ndims:
