@@ -17,6 +17,19 @@ namespace ghostwire {
 
 enum class ReduceOp { sum, min, max };
 
+namespace detail {
+// One step of a reduction, the same in allreduce and the dist algorithms (reduce).
+template <class T>
+T combine(ReduceOp op, const T& a, const T& b) {
+  switch (op) {
+    case ReduceOp::sum: return a + b;
+    case ReduceOp::min: return b < a ? b : a;
+    case ReduceOp::max: return a < b ? b : a;
+  }
+  return a;
+}
+}  // namespace detail
+
 // Element-wise over all ranks of `world`, in place. Collective: every rank passes the same count
 // and op. Waits time out like every ghostwire wait (GHOSTWIRE_TIMEOUT).
 void allreduce(World& world, std::span<double> values, ReduceOp op);

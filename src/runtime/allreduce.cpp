@@ -61,16 +61,6 @@ MPI_Op mpi_op(ReduceOp op) {
 }
 
 template <class T>
-T combined(ReduceOp op, T a, T b) {
-  switch (op) {
-    case ReduceOp::sum: return a + b;
-    case ReduceOp::min: return b < a ? b : a;
-    case ReduceOp::max: return a < b ? b : a;
-  }
-  return a;
-}
-
-template <class T>
 void allreduce_values(World& world, std::span<T> values, ReduceOp op, MPI_Datatype type) {
   WorldState& w = world.state();
   if (op != ReduceOp::sum && op != ReduceOp::min && op != ReduceOp::max)
@@ -112,7 +102,7 @@ void allreduce_values(World& world, std::span<T> values, ReduceOp op, MPI_Dataty
     if (r == 0) {
       std::memcpy(values.data(), theirs, bytes);
     } else {
-      for (std::size_t i = 0; i < count; ++i) values[i] = combined(op, values[i], theirs[i]);
+      for (std::size_t i = 0; i < count; ++i) values[i] = combine(op, values[i], theirs[i]);
     }
   }
   if (w.node_count == 1) return;

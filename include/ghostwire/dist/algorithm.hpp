@@ -59,16 +59,6 @@ decltype(auto) call_with_index(F& f, const G& global, T& value) {
 }
 
 template <class T>
-T combine(ReduceOp op, const T& a, const T& b) {
-  switch (op) {
-    case ReduceOp::sum: return a + b;
-    case ReduceOp::min: return b < a ? b : a;
-    case ReduceOp::max: return a < b ? b : a;
-  }
-  return a;
-}
-
-template <class T>
 T reduce_over_ranks(World& world, ReduceOp op, bool have, const T& mine) {
   struct Part {
     unsigned char have;
