@@ -70,22 +70,35 @@ bool same(Field& a, Field& b, const std::string& what) {
   return false;
 }
 
+// A rectangle of a rows x cols band's interior (1-based, as the kernels count).
+struct Rectangle {
+  int first_row, row_count, first_col, col_count;
+  std::string describe() const {
+    return "rectangle rows " + std::to_string(first_row) + "+" + std::to_string(row_count) + " columns " +
+           std::to_string(first_col) + "+" + std::to_string(col_count);
+  }
+};
+
+Rectangle random_rectangle(std::mt19937_64& random, int rows, int cols) {
+  Rectangle r{};
+  r.first_row = 1 + static_cast<int>(random() % static_cast<unsigned>(rows));
+  r.row_count = 1 + static_cast<int>(random() % static_cast<unsigned>(rows - r.first_row + 1));
+  r.first_col = 1 + static_cast<int>(random() % static_cast<unsigned>(cols));
+  r.col_count = 1 + static_cast<int>(random() % static_cast<unsigned>(cols - r.first_col + 1));
+  return r;
+}
+
 bool random_rectangles() {
   std::mt19937_64 random(20240611);
   for (int trial = 0; trial < 4000; ++trial) {
     const int rows = 1 + static_cast<int>(random() % 140), cols = 1 + static_cast<int>(random() % 40);
     Field plain = random_field(random, rows, cols);
     Field fast = plain;
-    const int first_row = 1 + static_cast<int>(random() % static_cast<unsigned>(rows));
-    const int row_count = 1 + static_cast<int>(random() % static_cast<unsigned>(rows - first_row + 1));
-    const int first_col = 1 + static_cast<int>(random() % static_cast<unsigned>(cols));
-    const int col_count = 1 + static_cast<int>(random() % static_cast<unsigned>(cols - first_col + 1));
+    const Rectangle r = random_rectangle(random, rows, cols);
     heat::Band a = plain.band(), b = fast.band();
-    heat::relax_rows(a, first_row, row_count, first_col, col_count);
-    heat::relax_block(b, first_row, row_count, first_col, col_count);
-    if (!same(plain, fast, "rectangle rows " + std::to_string(first_row) + "+" + std::to_string(row_count) +
-                               " columns " + std::to_string(first_col) + "+" + std::to_string(col_count) +
-                               " of a " + std::to_string(rows) + " x " + std::to_string(cols) + " band")) {
+    heat::relax_rows(a, r.first_row, r.row_count, r.first_col, r.col_count);
+    heat::relax_block(b, r.first_row, r.row_count, r.first_col, r.col_count);
+    if (!same(plain, fast, r.describe() + " of a " + std::to_string(rows) + " x " + std::to_string(cols) + " band")) {
       return false;
     }
   }
@@ -102,23 +115,19 @@ bool rows_around_from_elsewhere() {
     const int rows = 1 + static_cast<int>(random() % 140), cols = 1 + static_cast<int>(random() % 40);
     Field plain = random_field(random, rows, cols);
     Field fast = plain;
-    const int first_row = 1 + static_cast<int>(random() % static_cast<unsigned>(rows));
-    const int row_count = 1 + static_cast<int>(random() % static_cast<unsigned>(rows - first_row + 1));
-    const int first_col = 1 + static_cast<int>(random() % static_cast<unsigned>(cols));
-    const int col_count = 1 + static_cast<int>(random() % static_cast<unsigned>(cols - first_col + 1));
+    const Rectangle r = random_rectangle(random, rows, cols);
     heat::Band a = plain.band(), b = fast.band();
-    double* band_above = b.row(first_row - 1) + first_col;
-    double* band_below = b.row(first_row + row_count) + first_col;
-    const std::vector<double> above(band_above, band_above + col_count), below(band_below, band_below + col_count);
-    std::fill_n(band_above, col_count, std::nan(""));
-    std::fill_n(band_below, col_count, std::nan(""));
-    heat::relax_rows(a, first_row, row_count, first_col, col_count);
-    heat::relax_block(b, first_row, row_count, first_col, col_count, above.data(), below.data());
+    double* band_above = b.row(r.first_row - 1) + r.first_col;
+    double* band_below = b.row(r.first_row + r.row_count) + r.first_col;
+    const std::vector<double> above(band_above, band_above + r.col_count),
+        below(band_below, band_below + r.col_count);
+    std::fill_n(band_above, r.col_count, std::nan(""));
+    std::fill_n(band_below, r.col_count, std::nan(""));
+    heat::relax_rows(a, r.first_row, r.row_count, r.first_col, r.col_count);
+    heat::relax_block(b, r.first_row, r.row_count, r.first_col, r.col_count, above.data(), below.data());
     std::copy(above.begin(), above.end(), band_above);
     std::copy(below.begin(), below.end(), band_below);
-    if (!same(plain, fast, "rectangle rows " + std::to_string(first_row) + "+" + std::to_string(row_count) +
-                               " columns " + std::to_string(first_col) + "+" + std::to_string(col_count) +
-                               " with the rows around it elsewhere")) {
+    if (!same(plain, fast, r.describe() + " with the rows around it elsewhere")) {
       return false;
     }
   }
