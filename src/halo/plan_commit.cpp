@@ -497,32 +497,27 @@ void commit_plan(PlanState& p) {
     p.sends[static_cast<std::size_t>(p.send_slot_of[s])].reverse_receive = p.receive_slot_of[s];
     p.receives[static_cast<std::size_t>(p.receive_slot_of[s])].reverse_send = p.send_slot_of[s];
   }
-  p.sends_of_channel.assign(channels, {});
-  p.receives_of_channel.assign(channels, {});
-  p.all_sends.clear();
-  p.all_receives.clear();
+  // Slot lists in the order start() and finish() take them: the slots `goes_last` picks after the
+  // others, each part in slot order.
+  auto order = [channels](const auto& list, auto goes_last, std::vector<std::int32_t>& all,
+                          std::vector<std::vector<std::int32_t>>& of_channel) {
+    all.clear();
+    of_channel.assign(channels, {});
+    for (int pass = 0; pass < 2; ++pass)
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        if (goes_last(list[i]) != (pass == 1)) continue;
+        all.push_back(static_cast<std::int32_t>(i));
+        of_channel[list[i].channel].push_back(static_cast<std::int32_t>(i));
+      }
+  };
   // Node peers first: their send is a counter store, so they can start copying while this rank
   // packs for other nodes.
-  for (int pass = 0; pass < 2; ++pass) {
-    for (std::size_t i = 0; i < p.sends.size(); ++i) {
-      bool remote = p.sends[i].path == SlotPath::inter || p.sends[i].path == SlotPath::messages;
-      if (remote != (pass == 1)) continue;
-      p.all_sends.push_back(static_cast<std::int32_t>(i));
-      p.sends_of_channel[p.sends[i].channel].push_back(static_cast<std::int32_t>(i));
-    }
-  }
+  order(p.sends, [](const SendSlot& slot) { return slot.path == SlotPath::inter || slot.path == SlotPath::messages; },
+        p.all_sends, p.sends_of_channel);
   // Other ranks' messages before this rank's messages to itself: a peer's next exchange waits for
-  // the acknowledgement of what it sent, a copy within this rank delays nobody else. (A 2-rank
-  // periodic grid's strided self-copy of two columns took ~4 us at 4096^2 before the rows of the
-  // neighbour, which then waited for them.)
-  for (int pass = 0; pass < 2; ++pass) {
-    for (std::size_t i = 0; i < p.receives.size(); ++i) {
-      bool to_myself = p.receives[i].rank == w.rank;
-      if (to_myself != (pass == 1)) continue;
-      p.all_receives.push_back(static_cast<std::int32_t>(i));
-      p.receives_of_channel[p.receives[i].channel].push_back(static_cast<std::int32_t>(i));
-    }
-  }
+  // the acknowledgement of what it sent, a copy within this rank delays nobody else.
+  order(p.receives, [&](const ReceiveSlot& slot) { return slot.rank == w.rank; }, p.all_receives,
+        p.receives_of_channel);
   p.pending.reserve(p.receives.size());
   p.needs_world_progress = false;
   for (const ReceiveSlot& slot : p.receives) p.needs_world_progress |= slot.path == SlotPath::inter;
