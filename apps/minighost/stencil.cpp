@@ -78,12 +78,20 @@ double sweep_planes(const Average& average, const FieldView& f, double* __restri
   const std::ptrdiff_t sy = f.stride_y;
   double sum = 0.0;
   auto buffer_of = [&](int k) { return work + static_cast<std::size_t>(k % 2) * span; };
+  const int nx = f.nx;
   auto copy_back = [&](int k) {
     double* __restrict plane = buffer_of(k);
-    // Zero the columns between rows, then the plane's sum is one dense sum.
-    for (int j = 1; j < f.ny; ++j) std::fill(plane + (j - 1) * sy + f.nx, plane + j * sy, 0.0);
+    // Zero the columns between rows, then the plane's sum is one dense sum. Plain loops, not
+    // std::fill / std::copy: rows this short cost more as library calls than as the moves.
+    for (int j = 1; j < f.ny; ++j) {
+      for (std::ptrdiff_t t = (j - 1) * sy + nx; t < j * sy; ++t) plane[t] = 0.0;
+    }
     sum += dense_sum(plane, span);
-    for (int j = 1; j <= f.ny; ++j) std::copy(plane + (j - 1) * sy, plane + (j - 1) * sy + f.nx, f.row(j, k) + 1);
+    for (int j = 1; j <= f.ny; ++j) {
+      const double* __restrict from = plane + (j - 1) * sy;
+      double* __restrict to = f.row(j, k) + 1;
+      for (int i = 0; i < nx; ++i) to[i] = from[i];
+    }
   };
   for (int k = 1; k <= f.nz; ++k) {
     const double* first = f.row(1, k) + 1;

@@ -71,6 +71,10 @@ CopyProgram CopyProgram::build(std::span<const Piece> from, std::span<const Piec
 
   CopyProgram program;
   program.streaming_ = streaming;
+  if (sources.size() == 1 && !moves.empty()) {
+    program.dense_source_begin_ = sources.front().address;
+    program.dense_source_end_ = sources.front().address + sources.front().length;
+  }
   std::size_t i = 0;
   while (i < moves.size()) {
     program.bytes_ += moves[i].length;
@@ -106,6 +110,24 @@ CopyProgram CopyProgram::build(std::span<const Piece> from, std::span<const Piec
 }
 
 namespace {
+
+// Prefetches the lines of [begin, end) in order, each once, staying `distance` bytes ahead of
+// the position the copy has reached.
+class LinePrefetcher {
+ public:
+  LinePrefetcher(const std::byte* begin, const std::byte* end, std::size_t distance) noexcept
+      : cursor_(reinterpret_cast<std::uintptr_t>(begin) & ~std::uintptr_t{63}),
+        end_(reinterpret_cast<std::uintptr_t>(end)),
+        distance_(distance) {}
+  void reached(const std::byte* position) noexcept {
+    const std::uintptr_t stop = std::min(reinterpret_cast<std::uintptr_t>(position) + distance_, end_);
+    for (; cursor_ < stop; cursor_ += 64) __builtin_prefetch(reinterpret_cast<const void*>(cursor_));
+  }
+
+ private:
+  std::uintptr_t cursor_, end_;
+  std::size_t distance_;
+};
 
 // A store that goes to memory without reading the line into this core's cache first.
 template <class Word>
@@ -143,7 +165,9 @@ bool CopyProgram::stream_gather(const Strided& op) {
 
 void CopyProgram::run() const {
   bool streamed = false;
+  LinePrefetcher ahead(dense_source_begin_, dense_source_end_, prefetch_distance);
   for (const Strided& op : strided_) {
+    ahead.reached(op.source);
     if (streaming_ && stream_gather(op)) {
       streamed = true;
       continue;

@@ -43,6 +43,13 @@ class CopyProgram {
     std::size_t length, first, count;
   };
   static bool stream_gather(const Strided& op);
+  // When the source is one contiguous range read in order (a staging buffer, usually in a node
+  // peer's cache or in memory): strided copies out of it fetch its lines this far ahead, so the
+  // misses overlap instead of being taken one at a time (miniGhost's x-face, 400 elements: 1700
+  // -> 900 cycles per receive). Not for scattered copies: the unstructured halo got slower.
+  static constexpr std::size_t prefetch_distance = 2048;
+  const std::byte* dense_source_begin_ = nullptr;
+  const std::byte* dense_source_end_ = nullptr;
   std::vector<Strided> strided_;
   std::vector<Scattered> scattered_;
   std::vector<const std::byte*> sources_;
