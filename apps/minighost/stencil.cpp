@@ -76,21 +76,21 @@ template <class Average>
 double sweep_planes(const Average& average, const FieldView& f, double* __restrict work) {
   const std::size_t span = plane_span(f);
   const std::ptrdiff_t sy = f.stride_y;
-  double sum = 0.0;
-  auto buffer_of = [&](int k) { return work + static_cast<std::size_t>(k % 2) * span; };
   const int nx = f.nx;
+  auto buffer_of = [&](int k) { return work + static_cast<std::size_t>(k % 2) * span; };
+  // The sum of the updated cells, taken while they are copied back: one partial sum per column
+  // (nx < short_row of them), combined in column order at the end, so it is deterministic.
+  double column_sums[short_row] = {};
   auto copy_back = [&](int k) {
-    double* __restrict plane = buffer_of(k);
-    // Zero the columns between rows, then the plane's sum is one dense sum. Plain loops, not
-    // std::fill / std::copy: rows this short cost more as library calls than as the moves.
-    for (int j = 1; j < f.ny; ++j) {
-      for (std::ptrdiff_t t = (j - 1) * sy + nx; t < j * sy; ++t) plane[t] = 0.0;
-    }
-    sum += dense_sum(plane, span);
+    const double* __restrict plane = buffer_of(k);
+    // Plain loops, not std::copy: rows this short cost more as library calls than as the moves.
     for (int j = 1; j <= f.ny; ++j) {
       const double* __restrict from = plane + (j - 1) * sy;
       double* __restrict to = f.row(j, k) + 1;
-      for (int i = 0; i < nx; ++i) to[i] = from[i];
+      for (int i = 0; i < nx; ++i) {
+        to[i] = from[i];
+        column_sums[i] += from[i];
+      }
     }
   };
   for (int k = 1; k <= f.nz; ++k) {
@@ -100,6 +100,8 @@ double sweep_planes(const Average& average, const FieldView& f, double* __restri
     if (k > 1) copy_back(k - 1);
   }
   copy_back(f.nz);
+  double sum = 0.0;
+  for (int i = 0; i < nx; ++i) sum += column_sums[i];
   return sum;
 }
 
