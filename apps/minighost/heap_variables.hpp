@@ -1,5 +1,7 @@
-// HeapVariables: the variables of the mpi and commfree variants, each a zeroed, 64-byte aligned
-// array of (nx+2)(ny+2)(nz+2) doubles, x fastest: the reference's GRID(0:NX+1, 0:NY+1, 0:NZ+1, v).
+// HeapVariables: the variables of the mpi and commfree variants, each a zeroed array of
+// (nx+2)(ny+2)(nz+2) doubles, x fastest: the reference's GRID(0:NX+1, 0:NY+1, 0:NZ+1, v). Laid out
+// like the gw variant's ghostwire grids, so every variant runs the stencil on the same layout: rows
+// padded to whole cache lines and cell (1, j, k) on a line start.
 #pragma once
 
 #include <array>
@@ -22,6 +24,7 @@ class HeapVariables {
     void operator()(double* p) const;
   };
   std::array<int, 3> block_;
+  std::ptrdiff_t stride_y_, stride_z_;
   std::vector<std::unique_ptr<double[], AlignedFree>> storage_;
 };
 

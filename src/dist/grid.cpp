@@ -21,11 +21,20 @@ BlockLayout block_layout(const PatternCore& pattern, const HaloSpec* halo, int r
     padded[d] = b.extent[d] + 2 * lead[d];
   }
   const int last = n - 1;
-  if (halo && n >= 2 && element_size > 0 && cache_line % element_size == 0 &&
-      static_cast<std::size_t>(b.extent[last]) * element_size >= aligned_row_bytes) {
-    const Index per_line = static_cast<Index>(cache_line / element_size);
-    lead[last] = (halo->width[last] + per_line - 1) / per_line * per_line;
-    padded[last] = (lead[last] + b.extent[last] + halo->width[last] + per_line - 1) / per_line * per_line;
+  Index per_line = 0;  // elements per cache line, when rows are aligned
+  bool short_rows = false;
+  if (halo && n >= 2 && element_size > 0 && cache_line % element_size == 0) {
+    per_line = static_cast<Index>(cache_line / element_size);
+    auto round_up = [per_line](Index elements) { return (elements + per_line - 1) / per_line * per_line; };
+    if (static_cast<std::size_t>(b.extent[last]) * element_size >= aligned_row_bytes) {
+      lead[last] = round_up(halo->width[last]);
+      padded[last] = round_up(lead[last] + b.extent[last] + halo->width[last]);
+    } else {
+      // Short rows: a whole line of lead would waste most of each row, so the rows are only
+      // rounded up to whole lines and the block is shifted to put local cell 0 on a line start.
+      padded[last] = round_up(padded[last]);
+      short_rows = true;
+    }
   }
   Index stride = 1;
   for (int d = n - 1; d >= 0; --d) {
@@ -34,6 +43,11 @@ BlockLayout block_layout(const PatternCore& pattern, const HaloSpec* halo, int r
     stride *= padded[d];
   }
   b.elements = stride;
+  if (short_rows) {
+    const Index shift = (per_line - b.origin % per_line) % per_line;
+    b.origin += shift;
+    b.elements += shift;
+  }
   for (int d = 0; d < n; ++d)
     if (b.extent[d] == 0) b.elements = b.origin = 0;  // an empty block stores nothing, ghosts included
   return b;

@@ -88,12 +88,16 @@ TEST(GridAccess, CopyBoxesAcrossOwners) {
 }
 
 TEST(GridAccess, CopyFromPaddedRows) {
-  // Rows of at least 512 bytes are padded to cache lines; other ranks' layouts must agree.
+  // Rows are padded to cache lines (long ones with a line of lead, short ones by shifting the
+  // block: with 1 to 8 ranks both kinds occur here); other ranks' layouts must agree.
   World& world = gwtest::world();
   const Index rows = 9, columns = 150;
   Pattern<2> p({rows, columns}, {BLOCKED, BLOCKED}, TeamSpec<2>({1, world.size()}));
   Grid<double, 2> g(world, p, Halo<2>(1, Stencil::full, Boundary::periodic));
-  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(g.data()) % 64 == 0, g.local_extent(1) * 8 >= 512);
+  if (!g.local_box().empty()) {
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(g.data()) % 64, 0u);
+    EXPECT_EQ(g.stride(0) % 8, 0);
+  }
   for_each_local(g, [&](const Point<2>& q, double& x) { x = cell_value(q, columns); });
   world.barrier();
   Box<2> box{{2, 3}, {5, columns - 4}};
