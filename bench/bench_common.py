@@ -7,6 +7,7 @@ import json
 import os
 import platform
 import shlex
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +25,14 @@ APP_LAUNCHES = {
     "multihost-2": ("multihost", 2, None),
     "multihost-4": ("multihost", 4, None),
 }
+
+
+def paired_median(top: dict, bottom: dict) -> float | None:
+    """Median over the shared keys (repeats, rounds) of top[k] / bottom[k]: the measurements with one
+    key ran back to back, so the machine's slow and fast phases, longer than a run, cancel. None
+    when no key is shared. Every driver judges its goals with this one statistic."""
+    ratios = [top[k] / bottom[k] for k in top if k in bottom and bottom[k] > 0]
+    return statistics.median(ratios) if ratios else None
 
 
 def parse_json_line(line: str) -> dict | None:

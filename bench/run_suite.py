@@ -24,7 +24,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench_common import LAUNCH, ROOT, announce, finish_meta, new_meta, parse_json_line, pyplot
+from bench_common import LAUNCH, ROOT, announce, finish_meta, new_meta, paired_median, parse_json_line, pyplot
 
 
 @dataclass
@@ -323,10 +323,10 @@ def paired_median_ratio(records: list[dict], goal: Goal, table: Table):
                 return r.get("usec_per_repeat")
         return None
     top, bottom = repeats(goal.impl), repeats(goal.versus)
-    if not top or not bottom or len(top) != len(bottom) or min(bottom) <= 0:
+    if not top or not bottom or len(top) != len(bottom):
         return None
-    ratios = sorted(a / b for a, b in zip(top, bottom))
-    return ratios[len(ratios) // 2], len(ratios)
+    ratio = paired_median(dict(enumerate(top)), dict(enumerate(bottom)))
+    return (ratio, len(top)) if ratio is not None else None
 
 
 def goal_lines(bench: Benchmark, records: list[dict]) -> list[str]:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_common import (LAUNCH, add_driver_options, announce, chosen_launches, finish_axis,  # noqa: E402
-                          finish_meta, load_records, new_meta, parse_json_line, pyplot, results_dir,
+                          finish_meta, load_records, new_meta, paired_median, parse_json_line, pyplot, results_dir,
                           save_figure, write_report)
 from bench_common import APP_LAUNCHES as LAUNCHES  # noqa: E402
 
@@ -111,9 +111,7 @@ def per_run(records: list[dict]) -> dict[tuple, dict[int, float]]:
 
 def paired_ratio(rounds: dict, launch: str, grid: int, tile: int, a: str, b: str) -> float | None:
     """Median over rounds of a / b: the VM's slow and fast phases, longer than a run, cancel."""
-    x, y = rounds.get((launch, grid, tile, a), {}), rounds.get((launch, grid, tile, b), {})
-    ratios = [x[k] / y[k] for k in x if k in y and y[k] > 0]
-    return statistics.median(ratios) if ratios else None
+    return paired_median(rounds.get((launch, grid, tile, a), {}), rounds.get((launch, grid, tile, b), {}))
 
 
 def ordered(values, order):

@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_common import (LAUNCH, add_driver_options, announce, chosen_launches, finish_axis,  # noqa: E402
-                          finish_meta, load_records, new_meta, parse_json_line, pyplot, results_dir,
+                          finish_meta, load_records, new_meta, paired_median, parse_json_line, pyplot, results_dir,
                           save_figure, write_report)
 from bench_common import APP_LAUNCHES as LAUNCHES  # noqa: E402
 
@@ -126,9 +126,7 @@ def paired_ratio(records: list[dict], key: tuple) -> float | None:
     for r in records:
         if "repeat" in r and (r["launch"], r["stencil"], r["num_vars"], r["comm_method"], r["nx"]) == key:
             by_repeat.setdefault(r["variant"], {})[r["repeat"]] = r["elements_per_s"]
-    gw, mpi = by_repeat.get("gw", {}), by_repeat.get("mpi", {})
-    ratios = [gw[k] / mpi[k] for k in gw if k in mpi and mpi[k] > 0]
-    return statistics.median(ratios) if ratios else None
+    return paired_median(by_repeat.get("gw", {}), by_repeat.get("mpi", {}))
 
 
 def ordered_launches(keys) -> list[str]:
