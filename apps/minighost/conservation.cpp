@@ -36,20 +36,34 @@ ConservationLedger::ConservationLedger(int num_vars, GlobalSum global_sum)
       local_flux_out_(static_cast<std::size_t>(num_vars), 0.0) {}
 
 std::vector<VariableTotals> ConservationLedger::global_totals(std::span<const int> variables,
-                                                              std::span<const double> local_interior_sums) const {
+                                                              std::span<const double> local_interior_sums) {
+  start_global_totals(variables, local_interior_sums);
+  return finish_global_totals();
+}
+
+void ConservationLedger::start_global_totals(std::span<const int> variables,
+                                             std::span<const double> local_interior_sums) {
   const std::size_t n = variables.size();
-  std::vector<double>& global = sums_;
-  global.resize(2 * n);
+  sums_.resize(2 * n);
+  reduced_variables_.assign(variables.begin(), variables.end());
+  reduced_sources_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    global[i] = local_interior_sums[i];
-    global[n + i] = local_flux_out_[static_cast<std::size_t>(variables[i])];
+    const std::size_t v = static_cast<std::size_t>(variables[i]);
+    sums_[i] = local_interior_sums[i];
+    sums_[n + i] = local_flux_out_[v];
+    reduced_sources_[i] = source_total_[v];
   }
-  global_sum_(std::span<double>(global));
+  global_sum_.start(std::span<double>(sums_));
+}
+
+std::vector<VariableTotals> ConservationLedger::finish_global_totals() {
+  global_sum_.finish();
+  const std::size_t n = reduced_variables_.size();
   std::vector<VariableTotals> totals(n);
   for (std::size_t i = 0; i < n; ++i) {
-    totals[i].source_total = source_total_[static_cast<std::size_t>(variables[i])];
-    totals[i].interior_sum = global[i];
-    totals[i].flux_out = global[n + i];
+    totals[i].source_total = reduced_sources_[i];
+    totals[i].interior_sum = sums_[i];
+    totals[i].flux_out = sums_[n + i];
   }
   return totals;
 }

@@ -30,9 +30,13 @@ double conservation_tolerance(int error_tol);
 // stencil returns the same sum of the cells it updated).
 double local_interior_sum(const FieldView& field);
 
-// Sums values element-wise over all ranks, in place (the variant's reduction: MPI_Allreduce, or
-// ghostwire's in shared memory); every rank must get the same bits.
-using GlobalSum = std::function<void(std::span<double>)>;
+// Sums values element-wise over all ranks, in place (the variant's reduction: MPI_Iallreduce, or
+// ghostwire's in shared memory), in two halves: start may return before the other ranks arrive;
+// finish leaves the result in the values, the same bits on every rank.
+struct GlobalSum {
+  std::function<void(std::span<double>)> start;
+  std::function<void()> finish;
+};
 
 class ConservationLedger {
  public:
@@ -45,12 +49,19 @@ class ConservationLedger {
 
   // Collective, one reduction for all the listed variables: their global totals, in the same order.
   // `local_interior_sums[i]` belongs to `variables[i]`.
-  std::vector<VariableTotals> global_totals(std::span<const int> variables,
-                                            std::span<const double> local_interior_sums) const;
+  std::vector<VariableTotals> global_totals(std::span<const int> variables, std::span<const double> local_interior_sums);
+
+  // The same in two halves, so that the ranks' meeting can ride on another one (the next halo
+  // exchange): start takes this rank's values and the source totals as they are now; finish
+  // returns the totals. One reduction at a time.
+  void start_global_totals(std::span<const int> variables, std::span<const double> local_interior_sums);
+  std::vector<VariableTotals> finish_global_totals();
 
  private:
   GlobalSum global_sum_;
-  mutable std::vector<double> sums_;  // scratch of global_totals: no allocation per step
+  std::vector<double> sums_;               // reduced in place: no allocation per step
+  std::vector<int> reduced_variables_;     // of the reduction under way
+  std::vector<double> reduced_sources_;    // their source totals when it started
   std::vector<double> source_total_;
   std::vector<double> local_flux_out_;
 };

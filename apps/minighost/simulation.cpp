@@ -16,7 +16,8 @@ Simulation::Simulation(const Options& options, const Decomposition& decompositio
       variant_(variant),
       comm_(comm),
       output_(output),
-      ledger_(options.num_vars, [&variant, comm](std::span<double> values) { variant.global_sum(values, comm); }),
+      ledger_(options.num_vars, GlobalSum{[&variant, comm](std::span<double> values) { variant.start_global_sum(values, comm); },
+                                          [&variant] { variant.finish_global_sum(); }}),
       outflow_(options.stencil, decomposition),
       all_variables_(static_cast<std::size_t>(options.num_vars)) {
   std::iota(all_variables_.begin(), all_variables_.end(), 0);
@@ -43,29 +44,39 @@ double Simulation::interior_sum(int v) const {
   return updated_sum_current_[i] ? updated_sums_[i] : local_interior_sum(fields_[i]);
 }
 
-bool Simulation::check_conservation(const std::vector<int>& variables, int step, int spike, bool report,
-                                    RunResult& result) {
+void Simulation::start_check(int step, int spike, bool report, RunResult& result) {
   const double start = MPI_Wtime();
   std::vector<double> local_sums;
-  local_sums.reserve(variables.size());
-  for (int v : variables) local_sums.push_back(interior_sum(v));
+  local_sums.reserve(all_variables_.size());
+  for (int v : all_variables_) local_sums.push_back(interior_sum(v));
+  ledger_.start_global_totals(all_variables_, local_sums);
+  pending_check_ = PendingCheck{true, step, spike, report};
+  result.phases.check += MPI_Wtime() - start;
+}
+
+bool Simulation::finish_check(RunResult& result) {
+  if (!pending_check_.active) return true;
+  const double start = MPI_Wtime();
+  const PendingCheck check = pending_check_;
+  pending_check_.active = false;
   // All ranks get the same totals from the reduction, so all decide the same way and stop together.
-  const std::vector<VariableTotals> totals = ledger_.global_totals(variables, local_sums);
+  const std::vector<VariableTotals> totals = ledger_.finish_global_totals();
   bool held = true;
-  for (std::size_t i = 0; i < variables.size(); ++i) {
+  for (std::size_t i = 0; i < totals.size(); ++i) {
+    const int variable = all_variables_[i];
     const double error = totals[i].relative_error();
     ++result.checks;
     result.largest_relative_error = std::max(result.largest_relative_error, error);
     const bool failed = !(error <= result.tolerance);  // NaN fails too
-    if (report || (failed && result.conservation_enforced)) {
-      output_.line(report_line(step, spike, options_.num_spikes, variables[i], totals[i]));
+    if (check.report || (failed && result.conservation_enforced)) {
+      output_.line(report_line(check.step, check.spike, options_.num_spikes, variable, totals[i]));
     }
     if (failed && result.conservation_enforced && held) {
       char message[256];
       std::snprintf(message, sizeof message,
                     "conservation check failed at step %d of spike %d, variable %d: |source_total - gsum| / "
                     "source_total = %.6g exceeds the tolerance %.3g (--error_tol %d)",
-                    step, spike + 1, variables[i] + 1, error, result.tolerance, options_.error_tol);
+                    check.step, check.spike + 1, variable + 1, error, result.tolerance, options_.error_tol);
       result.failure = message;
       result.conservation_held = false;
       held = false;
@@ -108,23 +119,28 @@ RunResult Simulation::run() {
       ledger_.add_source(v, spikes[static_cast<std::size_t>(s)].values[static_cast<std::size_t>(v)]);
     }
     for (int step = 1; step <= options_.num_tsteps && held; ++step) {
+      // The previous step's check is finished after this step's first exchange (see simulation.hpp).
       if (options_.comm_method == CommMethod::bspma) {
         const double start = MPI_Wtime();
         variant_.exchange_all_variables();
         result.phases.exchange += MPI_Wtime() - start;
-        for (int v = 0; v < options_.num_vars; ++v) update_variable(v, result);
+        held = finish_check(result);
+        for (int v = 0; v < options_.num_vars && held; ++v) update_variable(v, result);
       } else {
-        for (int v = 0; v < options_.num_vars; ++v) {
+        for (int v = 0; v < options_.num_vars && held; ++v) {
           const double start = MPI_Wtime();
           variant_.exchange_variable(v);
           result.phases.exchange += MPI_Wtime() - start;
-          update_variable(v, result);
+          if (v == 0) held = finish_check(result);
+          if (held) update_variable(v, result);
         }
       }
+      if (!held) break;
       ++result.steps;
       const bool report = step % report_every == 0;
-      if (check_every_step || report) held = check_conservation(all_variables_, step, s, report, result);
+      if (check_every_step || report) start_check(step, s, report, result);
     }
+    if (held) held = finish_check(result);  // before the next spike changes the source totals
   }
   result.loop_seconds = MPI_Wtime() - loop_start;
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "ghostwire/collective.hpp"
 #include "ghostwire/dist.hpp"
 #include "variant.hpp"
 
@@ -57,14 +58,19 @@ class GwVariant final : public Variant {
   }
 
   void exchange_all_variables() override { update_->run(); }
-  // Node peers add up in shared memory (ghostwire::allreduce), not through MPI's collectives.
-  void global_sum(std::span<double> values, MPI_Comm) override { gw::allreduce(world_, values, gw::ReduceOp::sum); }
+  // Node peers add up in shared memory (ghostwire::allreduce_start publishes this rank's sums and
+  // returns; the wait combines them), not through MPI's collectives.
+  void start_global_sum(std::span<double> values, MPI_Comm) override {
+    pending_sum_ = gw::allreduce_start(world_, values, gw::ReduceOp::sum);
+  }
+  void finish_global_sum() override { pending_sum_.wait(); }
   void exchange_variable(int variable) override { update_->run(static_cast<std::size_t>(variable)); }
 
  private:
   gw::World world_;  // a duplicate of the job's communicator; goes last
   std::vector<gw::Grid<double, 3>> grids_;
   std::unique_ptr<gw::HaloUpdate> update_;
+  gw::PendingReduction pending_sum_;
 };
 
 std::unique_ptr<Variant> make(const VariantSetup& setup) { return std::make_unique<GwVariant>(setup); }

@@ -3,12 +3,17 @@
 //   double sums[2] = {interior, flux};
 //   ghostwire::allreduce(world, std::span<double>(sums), ghostwire::ReduceOp::sum);
 //
+//   auto pending = ghostwire::allreduce_start(world, std::span<double>(sums), ghostwire::ReduceOp::sum);
+//   update.run();      // another synchronisation (a halo exchange): the reduction rides on it
+//   pending.wait();    // sums[] now hold the result
+//
 // Node peers publish their values in shared memory and every rank combines them itself, in rank
 // order; across nodes, each node's first rank combines its node and the node results go through
 // MPI_Allreduce. Every rank gets the same bits, on every run with the same ranks and nodes.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 
 #include "ghostwire/world.hpp"
@@ -34,5 +39,37 @@ T combine(ReduceOp op, const T& a, const T& b) {
 // and op. Waits time out like every ghostwire wait (GHOSTWIRE_TIMEOUT).
 void allreduce(World& world, std::span<double> values, ReduceOp op);
 void allreduce(World& world, std::span<std::int64_t> values, ReduceOp op);
+
+namespace detail {
+struct ReductionCall;
+}
+
+// A reduction under way (allreduce_start): wait() leaves the result in the values it was started
+// on. Destroying it unwaited waits. One reduction per World may be under way at a time, and no
+// allreduce may be called meanwhile (Errc::state).
+class PendingReduction {
+ public:
+  PendingReduction() noexcept;
+  PendingReduction(PendingReduction&& other) noexcept;
+  PendingReduction& operator=(PendingReduction&& other) noexcept;
+  ~PendingReduction();
+
+  void wait();
+  bool pending() const noexcept { return call_ != nullptr; }
+
+ private:
+  friend struct detail::ReductionCall;
+  explicit PendingReduction(std::unique_ptr<detail::ReductionCall> call) noexcept;
+  std::unique_ptr<detail::ReductionCall> call_;
+};
+
+// Split-phase allreduce: this rank's contribution is published now and combined at wait(), so the
+// time the ranks take to meet can be shared with another synchronisation in between (miniGhost
+// overlaps its conservation sums with the next halo exchange). Node peers publish in shared memory
+// as allreduce does, and never wait at start; across nodes, or for counts past the shared slots,
+// it is an MPI_Iallreduce. `values` must stay valid and untouched until wait(). Same bits as
+// allreduce. Collective: start and wait in the same order on every rank.
+[[nodiscard]] PendingReduction allreduce_start(World& world, std::span<double> values, ReduceOp op);
+[[nodiscard]] PendingReduction allreduce_start(World& world, std::span<std::int64_t> values, ReduceOp op);
 
 }  // namespace ghostwire

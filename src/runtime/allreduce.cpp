@@ -41,6 +41,20 @@ ReductionArea::~ReductionArea() {
   delete[] parts;
 }
 
+// One reduction under way: where its values are, and how far it got.
+struct ReductionCall {
+  WorldState* w = nullptr;
+  void* values = nullptr;
+  std::size_t count = 0, bytes = 0;
+  ReduceOp op = ReduceOp::sum;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  std::uint64_t epoch = 0;                  // shared-memory path: this call's epoch
+  MPI_Request request = MPI_REQUEST_NULL;   // MPI path: the MPI_Iallreduce
+  void (*combine_node)(ReductionCall&) = nullptr;  // shared-memory path, typed
+
+  static PendingReduction handle(std::unique_ptr<ReductionCall> call) { return PendingReduction(std::move(call)); }
+};
+
 namespace {
 
 std::uint64_t* epoch_word(std::byte* slot) { return reinterpret_cast<std::uint64_t*>(slot); }
@@ -60,27 +74,16 @@ MPI_Op mpi_op(ReduceOp op) {
   return MPI_OP_NULL;
 }
 
+// Combines the node's published values in node-rank order (the same bits on every rank that does
+// it) and, with several nodes, brings the world's result: through the node's first rank.
 template <class T>
-void allreduce_values(World& world, std::span<T> values, ReduceOp op, MPI_Datatype type) {
-  WorldState& w = world.state();
-  if (op != ReduceOp::sum && op != ReduceOp::min && op != ReduceOp::max)
-    raise(Errc::invalid_argument, "allreduce: unknown ReduceOp " + std::to_string(static_cast<int>(op)));
-  const std::size_t count = values.size(), bytes = values.size_bytes();
-  if (count == 0) return;
-  if (w.node_size == 1 || bytes > ReductionArea::capacity_bytes) {
-    check_mpi(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(count), type, mpi_op(op), w.comm),
-              "MPI_Allreduce");
-    return;
-  }
-  if (!w.reduction) w.reduction = std::make_unique<ReductionArea>(w);
+void combine_node_values(ReductionCall& call) {
+  WorldState& w = *call.w;
   ReductionArea& area = *w.reduction;
-  const std::uint64_t epoch = ++area.epoch;
+  const std::uint64_t epoch = call.epoch;
   const int parity = static_cast<int>(epoch & 1u);
-
-  std::byte* mine = area.slot(w.node_rank, parity);
-  std::memcpy(mine + ReductionArea::values_offset, values.data(), bytes);
-  publish(mine, epoch);
-
+  T* values = static_cast<T*>(call.values);
+  const std::size_t count = call.count, bytes = call.bytes;
   auto result_slot = [&] { return area.slot(0, 2 + parity); };
   if (w.node_count > 1 && w.node_rank != 0) {  // the node's first rank brings the world's result
     std::byte* result = result_slot();
@@ -88,10 +91,9 @@ void allreduce_values(World& world, std::span<T> values, ReduceOp op, MPI_Dataty
       return "allreduce " + std::to_string(epoch) + ": the world's result from node rank 0 (rank " +
              std::to_string(w.node_ranks[0]) + ") of node " + std::to_string(w.node);
     });
-    std::memcpy(values.data(), result + ReductionArea::values_offset, bytes);
+    std::memcpy(values, result + ReductionArea::values_offset, bytes);
     return;
   }
-  // Combine the node in node-rank order: the same bits on every rank that does it.
   for (int r = 0; r < w.node_size; ++r) {
     std::byte* slot = area.slot(r, parity);
     wait_until(w, [&] { return published(slot, epoch); }, [&] {
@@ -100,28 +102,120 @@ void allreduce_values(World& world, std::span<T> values, ReduceOp op, MPI_Dataty
     });
     const T* theirs = reinterpret_cast<const T*>(slot + ReductionArea::values_offset);
     if (r == 0) {
-      std::memcpy(values.data(), theirs, bytes);
+      std::memcpy(values, theirs, bytes);
     } else {
-      for (std::size_t i = 0; i < count; ++i) values[i] = combine(op, values[i], theirs[i]);
+      for (std::size_t i = 0; i < count; ++i) values[i] = combine(call.op, values[i], theirs[i]);
     }
   }
   if (w.node_count == 1) return;
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(count), type, mpi_op(op), area.leaders),
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, static_cast<int>(count), call.type, mpi_op(call.op), area.leaders),
             "MPI_Allreduce");
   std::byte* result = result_slot();
-  std::memcpy(result + ReductionArea::values_offset, values.data(), bytes);
+  std::memcpy(result + ReductionArea::values_offset, values, bytes);
   publish(result, epoch);
+}
+
+template <class T>
+std::unique_ptr<ReductionCall> start_reduction(World& world, std::span<T> values, ReduceOp op, MPI_Datatype type,
+                                               const char* call_name) {
+  WorldState& w = world.state();
+  if (op != ReduceOp::sum && op != ReduceOp::min && op != ReduceOp::max)
+    raise(Errc::invalid_argument, std::string(call_name) + ": unknown ReduceOp " + std::to_string(static_cast<int>(op)));
+  if (w.reduction_pending)
+    raise(Errc::state, std::string(call_name) +
+                           ": a reduction started with allreduce_start is still under way on this World; wait() for it first");
+  auto call = std::make_unique<ReductionCall>();
+  call->w = &w;
+  call->values = values.data();
+  call->count = values.size();
+  call->bytes = values.size_bytes();
+  call->op = op;
+  call->type = type;
+  if (call->count == 0) return call;
+  w.reduction_pending = true;
+  if (w.node_size == 1 || call->bytes > ReductionArea::capacity_bytes) {
+    check_mpi(MPI_Iallreduce(MPI_IN_PLACE, values.data(), static_cast<int>(call->count), type, mpi_op(op), w.comm,
+                             &call->request),
+              "MPI_Iallreduce");
+    return call;
+  }
+  if (!w.reduction) w.reduction = std::make_unique<ReductionArea>(w);
+  ReductionArea& area = *w.reduction;
+  call->epoch = ++area.epoch;
+  std::byte* mine = area.slot(w.node_rank, static_cast<int>(call->epoch & 1u));
+  std::memcpy(mine + ReductionArea::values_offset, values.data(), call->bytes);
+  publish(mine, call->epoch);
+  call->combine_node = combine_node_values<T>;
+  return call;
+}
+
+void finish_reduction(ReductionCall& call) {
+  if (call.count == 0) return;
+  WorldState& w = *call.w;
+  // Cleared first: a timeout below leaves the World unusable for reductions anyway, and the flag
+  // must not outlive a handle that has given up.
+  w.reduction_pending = false;
+  if (call.combine_node) {
+    call.combine_node(call);
+  } else {
+    std::string what = "allreduce of " + std::to_string(call.count) + " element(s) through MPI_Iallreduce";
+    wait_until(
+        w,
+        [&] {
+          int done = 0;
+          check_mpi(MPI_Test(&call.request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+          return done != 0;
+        },
+        [&] { return what + " (did every rank call it?)"; });
+  }
 }
 
 }  // namespace
 }  // namespace detail
 
 void allreduce(World& world, std::span<double> values, ReduceOp op) {
-  detail::allreduce_values(world, values, op, MPI_DOUBLE);
+  detail::finish_reduction(*detail::start_reduction(world, values, op, MPI_DOUBLE, "allreduce"));
 }
 
 void allreduce(World& world, std::span<std::int64_t> values, ReduceOp op) {
-  detail::allreduce_values(world, values, op, MPI_INT64_T);
+  detail::finish_reduction(*detail::start_reduction(world, values, op, MPI_INT64_T, "allreduce"));
+}
+
+PendingReduction allreduce_start(World& world, std::span<double> values, ReduceOp op) {
+  return detail::ReductionCall::handle(detail::start_reduction(world, values, op, MPI_DOUBLE, "allreduce_start"));
+}
+
+PendingReduction allreduce_start(World& world, std::span<std::int64_t> values, ReduceOp op) {
+  return detail::ReductionCall::handle(detail::start_reduction(world, values, op, MPI_INT64_T, "allreduce_start"));
+}
+
+PendingReduction::PendingReduction() noexcept = default;
+PendingReduction::PendingReduction(std::unique_ptr<detail::ReductionCall> call) noexcept : call_(std::move(call)) {}
+PendingReduction::PendingReduction(PendingReduction&& other) noexcept = default;
+
+PendingReduction& PendingReduction::operator=(PendingReduction&& other) noexcept {
+  if (this != &other) {
+    try {
+      wait();
+    } catch (const std::exception&) {
+    }
+    call_ = std::move(other.call_);
+  }
+  return *this;
+}
+
+PendingReduction::~PendingReduction() {
+  try {
+    wait();
+  } catch (const std::exception&) {
+    // A destructor must not throw; a timeout has printed its diagnostic already.
+  }
+}
+
+void PendingReduction::wait() {
+  if (!call_) return;
+  std::unique_ptr<detail::ReductionCall> call = std::move(call_);
+  detail::finish_reduction(*call);
 }
 
 }  // namespace ghostwire

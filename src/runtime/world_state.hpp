@@ -40,6 +40,7 @@ struct WorldState {
   std::unique_ptr<InterNodeTransport> transport;
   bool needs_progress = false;  // the transport must be served while waiting
   std::unique_ptr<ReductionArea> reduction;  // made by the first allreduce
+  bool reduction_pending = false;            // an allreduce_start not yet waited for
 
   void progress();
   SegmentState& segment(int id, int from_rank);
