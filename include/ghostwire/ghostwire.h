@@ -50,6 +50,12 @@ int gw_world_barrier(gw_world_t world);
 /* Element-wise reduction over all ranks, in place (see collective.hpp): the same bits on every rank. */
 enum { GW_SUM = 0, GW_MIN = 1, GW_MAX = 2 };
 int gw_allreduce_double(gw_world_t world, double* values, size_t count, int op);
+/* The same in two halves (allreduce_start in collective.hpp): publishes this rank's values and
+ * returns; gw_reduction_wait leaves the result in `values` (untouched until then) and frees the
+ * handle (*reduction = NULL). One reduction per world at a time. */
+typedef struct gw_reduction* gw_reduction_t;
+int gw_allreduce_double_start(gw_world_t world, double* values, size_t count, int op, gw_reduction_t* reduction);
+int gw_reduction_wait(gw_reduction_t* reduction);
 int gw_world_progress(gw_world_t world);
 
 /* Segments: collective. */

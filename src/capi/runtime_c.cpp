@@ -1,5 +1,6 @@
 // C API of the runtime: World, Segment, notified writes.
 #include <cstring>
+#include <memory>
 
 #include "c_api_support.hpp"
 #include "runtime_handles.hpp"
@@ -82,15 +83,53 @@ int gw_world_comm(gw_world_t w, MPI_Comm* comm) {
   });
 }
 
+}  // extern "C"
+
+struct gw_reduction {
+  ghostwire::PendingReduction pending;
+};
+
+namespace {
+
+ghostwire::ReduceOp reduce_op(int op, const char* call) {
+  if (op != GW_SUM && op != GW_MIN && op != GW_MAX)
+    ghostwire::raise(ghostwire::Errc::invalid_argument,
+                     std::string(call) + ": op is " + std::to_string(op) + "; expected GW_SUM, GW_MIN or GW_MAX");
+  const ghostwire::ReduceOp ops[] = {ghostwire::ReduceOp::sum, ghostwire::ReduceOp::min, ghostwire::ReduceOp::max};
+  return ops[op];
+}
+
+}  // namespace
+
+extern "C" {
+
 int gw_allreduce_double(gw_world_t w, double* values, size_t count, int op) {
   return guarded([&] {
     require(w, "world");
     if (count > 0) require(values, "values");
-    if (op != GW_SUM && op != GW_MIN && op != GW_MAX)
-      ghostwire::raise(ghostwire::Errc::invalid_argument,
-                       "gw_allreduce_double: op is " + std::to_string(op) + "; expected GW_SUM, GW_MIN or GW_MAX");
-    const ghostwire::ReduceOp ops[] = {ghostwire::ReduceOp::sum, ghostwire::ReduceOp::min, ghostwire::ReduceOp::max};
-    ghostwire::allreduce(w->world, std::span<double>(values, count), ops[op]);
+    ghostwire::allreduce(w->world, std::span<double>(values, count), reduce_op(op, "gw_allreduce_double"));
+  });
+}
+
+int gw_allreduce_double_start(gw_world_t w, double* values, size_t count, int op, gw_reduction_t* reduction) {
+  return guarded([&] {
+    require(w, "world");
+    require(reduction, "reduction");
+    if (count > 0) require(values, "values");
+    const ghostwire::ReduceOp reduce = reduce_op(op, "gw_allreduce_double_start");
+    auto handle = std::make_unique<gw_reduction>();
+    handle->pending = ghostwire::allreduce_start(w->world, std::span<double>(values, count), reduce);
+    *reduction = handle.release();
+  });
+}
+
+int gw_reduction_wait(gw_reduction_t* reduction) {
+  return guarded([&] {
+    require(reduction, "reduction");
+    require(*reduction, "*reduction");
+    std::unique_ptr<gw_reduction> handle(*reduction);
+    *reduction = nullptr;
+    handle->pending.wait();
   });
 }
 int gw_world_barrier(gw_world_t w) {

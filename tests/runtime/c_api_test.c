@@ -64,6 +64,22 @@ int main(int argc, char** argv) {
   CHECK(code == GW_ERR_INVALID_ARGUMENT && strstr(gw_last_error_message(), "op is 7"), "bad op: %d %s", code,
         gw_last_error_message());
 
+  /* Split phase: the result arrives at the wait, with a barrier (other traffic) in between. */
+  double maxima[2] = {rank * 2.0, -rank * 1.0};
+  gw_reduction_t reduction = NULL;
+  CHECK(gw_allreduce_double_start(world, maxima, 2, GW_MAX, &reduction) == GW_SUCCESS && reduction != NULL,
+        "allreduce start: %s", gw_last_error_message());
+  gw_reduction_t second = NULL;
+  code = gw_allreduce_double_start(world, sums, 2, GW_SUM, &second);
+  CHECK(code == GW_ERR_STATE && second == NULL && strstr(gw_last_error_message(), "still under way"),
+        "second start: %d %s", code, gw_last_error_message());
+  gw_world_barrier(world);
+  CHECK(gw_reduction_wait(&reduction) == GW_SUCCESS && reduction == NULL, "reduction wait: %s", gw_last_error_message());
+  CHECK(maxima[0] == (size - 1) * 2.0 && maxima[1] == 0.0, "allreduce start %g %g", maxima[0], maxima[1]);
+  code = gw_reduction_wait(&reduction);
+  CHECK(code == GW_ERR_INVALID_ARGUMENT && strstr(gw_last_error_message(), "*reduction is NULL"), "wait twice: %d %s",
+        code, gw_last_error_message());
+
   gw_world_barrier(world);
   CHECK(gw_segment_destroy(&segment) == GW_SUCCESS && segment == NULL, "destroy");
   CHECK(gw_world_destroy(&world) == GW_SUCCESS, "world destroy");
