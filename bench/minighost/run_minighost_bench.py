@@ -5,7 +5,7 @@ NDIM from 10 to 100, 1 and 20 variables, both comm methods (10 BSPMA, 11 SVAF), 
 one node. Like the original study (Barrett et al., miniGhost, 2012) it reports mesh elements per
 second (cells per rank x ranks x variables / time per step).
 
-    bench/minighost/run_minighost_bench.py                   the whole matrix (about 10 minutes)
+    bench/minighost/run_minighost_bench.py                   the whole matrix (about 15 minutes)
     bench/minighost/run_minighost_bench.py --quick           a smoke test: 2 sizes, 1 run each
     bench/minighost/run_minighost_bench.py --launches emulated-2,multihost-2 --ndims 10,20,50
     bench/minighost/run_minighost_bench.py --report DIR      the table and plot of an earlier run again
@@ -44,11 +44,14 @@ def goal_speedup(ndim: int) -> float:
 # ---------------------------------------------------------------- running
 
 def time_steps(ndim: int, num_vars: int, ranks: int, seconds: float) -> int:
-    """Steps for about `seconds` of stepping: a cell update with its checks costs a few ns per core,
-    and ranks beyond the 2 cores share them."""
+    """Steps for about `seconds` of stepping. A 3D7PT cell update with its share of the exchange and
+    the checks costs 1-2 ns per core here (NDIM 20: 7-10 us per step for 8000 cells; NDIM 75 with
+    20 variables: 14-17 ms for 8.4 M), plus a few us per step; ranks beyond the cores share them.
+    (An older estimate of 4 ns per cell with a 2000-step cap made small runs last 10-15 ms and
+    large ones 5 steps, too short to leave start-up effects and the VM's jitter behind.)"""
     cores = os.cpu_count() or 1
-    per_step = 4e-9 * ndim ** 3 * num_vars * max(1.0, ranks / cores) + 20e-6
-    return max(5, min(2000, int(seconds / per_step)))
+    per_step = 1.5e-9 * ndim ** 3 * num_vars * max(1.0, ranks / cores) + 3e-6
+    return max(10, min(100000, int(seconds / per_step)))
 
 
 def run_one(launch: str, config: dict, variant: str, opts, log) -> dict | None:
