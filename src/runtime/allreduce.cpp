@@ -50,6 +50,7 @@ struct ReductionCall {
   MPI_Datatype type = MPI_DATATYPE_NULL;
   std::uint64_t epoch = 0;                  // shared-memory path: this call's epoch
   MPI_Request request = MPI_REQUEST_NULL;   // MPI path: the MPI_Iallreduce
+  bool done = false;                         // nothing left for the wait
   void (*combine_node)(ReductionCall&) = nullptr;  // shared-memory path, typed
 
   static PendingReduction handle(std::unique_ptr<ReductionCall> call) { return PendingReduction(std::move(call)); }
@@ -115,9 +116,10 @@ void combine_node_values(ReductionCall& call) {
   publish(result, epoch);
 }
 
+// `blocking`: the caller waits right away (allreduce), so the MPI path is a plain MPI_Allreduce.
 template <class T>
 std::unique_ptr<ReductionCall> start_reduction(World& world, std::span<T> values, ReduceOp op, MPI_Datatype type,
-                                               const char* call_name) {
+                                               const char* call_name, bool blocking) {
   WorldState& w = world.state();
   if (op != ReduceOp::sum && op != ReduceOp::min && op != ReduceOp::max)
     raise(Errc::invalid_argument, std::string(call_name) + ": unknown ReduceOp " + std::to_string(static_cast<int>(op)));
@@ -131,14 +133,22 @@ std::unique_ptr<ReductionCall> start_reduction(World& world, std::span<T> values
   call->bytes = values.size_bytes();
   call->op = op;
   call->type = type;
-  if (call->count == 0) return call;
-  w.reduction_pending = true;
+  call->done = call->count == 0;
+  if (call->done) return call;
   if (w.node_size == 1 || call->bytes > ReductionArea::capacity_bytes) {
+    if (blocking) {
+      check_mpi(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(call->count), type, mpi_op(op), w.comm),
+                "MPI_Allreduce");
+      call->done = true;
+      return call;
+    }
+    w.reduction_pending = true;
     check_mpi(MPI_Iallreduce(MPI_IN_PLACE, values.data(), static_cast<int>(call->count), type, mpi_op(op), w.comm,
                              &call->request),
               "MPI_Iallreduce");
     return call;
   }
+  w.reduction_pending = true;
   if (!w.reduction) w.reduction = std::make_unique<ReductionArea>(w);
   ReductionArea& area = *w.reduction;
   call->epoch = ++area.epoch;
@@ -150,7 +160,8 @@ std::unique_ptr<ReductionCall> start_reduction(World& world, std::span<T> values
 }
 
 void finish_reduction(ReductionCall& call) {
-  if (call.count == 0) return;
+  if (call.done) return;
+  call.done = true;
   WorldState& w = *call.w;
   // Cleared first: a timeout below leaves the World unusable for reductions anyway, and the flag
   // must not outlive a handle that has given up.
@@ -158,7 +169,6 @@ void finish_reduction(ReductionCall& call) {
   if (call.combine_node) {
     call.combine_node(call);
   } else {
-    std::string what = "allreduce of " + std::to_string(call.count) + " element(s) through MPI_Iallreduce";
     wait_until(
         w,
         [&] {
@@ -166,7 +176,10 @@ void finish_reduction(ReductionCall& call) {
           check_mpi(MPI_Test(&call.request, &done, MPI_STATUS_IGNORE), "MPI_Test");
           return done != 0;
         },
-        [&] { return what + " (did every rank call it?)"; });
+        [&] {
+          return "allreduce of " + std::to_string(call.count) +
+                 " element(s) through MPI_Iallreduce (did every rank call it?)";
+        });
   }
 }
 
@@ -174,19 +187,19 @@ void finish_reduction(ReductionCall& call) {
 }  // namespace detail
 
 void allreduce(World& world, std::span<double> values, ReduceOp op) {
-  detail::finish_reduction(*detail::start_reduction(world, values, op, MPI_DOUBLE, "allreduce"));
+  detail::finish_reduction(*detail::start_reduction(world, values, op, MPI_DOUBLE, "allreduce", true));
 }
 
 void allreduce(World& world, std::span<std::int64_t> values, ReduceOp op) {
-  detail::finish_reduction(*detail::start_reduction(world, values, op, MPI_INT64_T, "allreduce"));
+  detail::finish_reduction(*detail::start_reduction(world, values, op, MPI_INT64_T, "allreduce", true));
 }
 
 PendingReduction allreduce_start(World& world, std::span<double> values, ReduceOp op) {
-  return detail::ReductionCall::handle(detail::start_reduction(world, values, op, MPI_DOUBLE, "allreduce_start"));
+  return detail::ReductionCall::handle(detail::start_reduction(world, values, op, MPI_DOUBLE, "allreduce_start", false));
 }
 
 PendingReduction allreduce_start(World& world, std::span<std::int64_t> values, ReduceOp op) {
-  return detail::ReductionCall::handle(detail::start_reduction(world, values, op, MPI_INT64_T, "allreduce_start"));
+  return detail::ReductionCall::handle(detail::start_reduction(world, values, op, MPI_INT64_T, "allreduce_start", false));
 }
 
 PendingReduction::PendingReduction() noexcept = default;
