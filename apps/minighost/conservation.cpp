@@ -45,7 +45,6 @@ void ConservationLedger::start_global_totals(std::span<const int> variables,
                                              std::span<const double> local_interior_sums) {
   const std::size_t n = variables.size();
   sums_.resize(2 * n);
-  reduced_variables_.assign(variables.begin(), variables.end());
   reduced_sources_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t v = static_cast<std::size_t>(variables[i]);
@@ -58,7 +57,7 @@ void ConservationLedger::start_global_totals(std::span<const int> variables,
 
 std::vector<VariableTotals> ConservationLedger::finish_global_totals() {
   global_sum_.finish();
-  const std::size_t n = reduced_variables_.size();
+  const std::size_t n = reduced_sources_.size();
   std::vector<VariableTotals> totals(n);
   for (std::size_t i = 0; i < n; ++i) {
     totals[i].source_total = reduced_sources_[i];

@@ -60,8 +60,7 @@ class ConservationLedger {
  private:
   GlobalSum global_sum_;
   std::vector<double> sums_;               // reduced in place: no allocation per step
-  std::vector<int> reduced_variables_;     // of the reduction under way
-  std::vector<double> reduced_sources_;    // their source totals when it started
+  std::vector<double> reduced_sources_;    // source totals of the reduced variables when it started
   std::vector<double> source_total_;
   std::vector<double> local_flux_out_;
 };

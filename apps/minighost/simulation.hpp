@@ -10,9 +10,10 @@
 //
 // A check's global sums are started after its step and finished after the next step's (first)
 // halo exchange, before any cell is updated: with a split-phase reduction (gw's) the ranks then
-// meet once per step instead of twice, and the reduction costs no wait of its own. The checks, their report lines and the step at
-// which a failure stops the run are the reference's; only the exchange before the stop is extra.
-// The last check of a spike is finished before the next spike is inserted.
+// meet once per step instead of twice, and the reduction costs no wait of its own. The checks,
+// their report lines and the step at which a failure stops the run are the reference's; only the
+// exchange before the stop is extra. The last check of a spike is finished before the next spike
+// is inserted.
 #pragma once
 
 #include <mpi.h>

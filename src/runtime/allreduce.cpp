@@ -117,46 +117,45 @@ void combine_node_values(ReductionCall& call) {
 }
 
 // `blocking`: the caller waits right away (allreduce), so the MPI path is a plain MPI_Allreduce.
+// Fills `call` (the blocking call keeps it on its stack: no allocation per reduction).
 template <class T>
-std::unique_ptr<ReductionCall> start_reduction(World& world, std::span<T> values, ReduceOp op, MPI_Datatype type,
-                                               const char* call_name, bool blocking) {
+void start_reduction(ReductionCall& call, World& world, std::span<T> values, ReduceOp op, MPI_Datatype type,
+                     const char* call_name, bool blocking) {
   WorldState& w = world.state();
   if (op != ReduceOp::sum && op != ReduceOp::min && op != ReduceOp::max)
     raise(Errc::invalid_argument, std::string(call_name) + ": unknown ReduceOp " + std::to_string(static_cast<int>(op)));
   if (w.reduction_pending)
     raise(Errc::state, std::string(call_name) +
                            ": a reduction started with allreduce_start is still under way on this World; wait() for it first");
-  auto call = std::make_unique<ReductionCall>();
-  call->w = &w;
-  call->values = values.data();
-  call->count = values.size();
-  call->bytes = values.size_bytes();
-  call->op = op;
-  call->type = type;
-  call->done = call->count == 0;
-  if (call->done) return call;
-  if (w.node_size == 1 || call->bytes > ReductionArea::capacity_bytes) {
+  call.w = &w;
+  call.values = values.data();
+  call.count = values.size();
+  call.bytes = values.size_bytes();
+  call.op = op;
+  call.type = type;
+  call.done = call.count == 0;
+  if (call.done) return;
+  if (w.node_size == 1 || call.bytes > ReductionArea::capacity_bytes) {
     if (blocking) {
-      check_mpi(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(call->count), type, mpi_op(op), w.comm),
+      check_mpi(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(call.count), type, mpi_op(op), w.comm),
                 "MPI_Allreduce");
-      call->done = true;
-      return call;
+      call.done = true;
+      return;
     }
     w.reduction_pending = true;
-    check_mpi(MPI_Iallreduce(MPI_IN_PLACE, values.data(), static_cast<int>(call->count), type, mpi_op(op), w.comm,
-                             &call->request),
+    check_mpi(MPI_Iallreduce(MPI_IN_PLACE, values.data(), static_cast<int>(call.count), type, mpi_op(op), w.comm,
+                             &call.request),
               "MPI_Iallreduce");
-    return call;
+    return;
   }
   w.reduction_pending = true;
   if (!w.reduction) w.reduction = std::make_unique<ReductionArea>(w);
   ReductionArea& area = *w.reduction;
-  call->epoch = ++area.epoch;
-  std::byte* mine = area.slot(w.node_rank, static_cast<int>(call->epoch & 1u));
-  std::memcpy(mine + ReductionArea::values_offset, values.data(), call->bytes);
-  publish(mine, call->epoch);
-  call->combine_node = combine_node_values<T>;
-  return call;
+  call.epoch = ++area.epoch;
+  std::byte* mine = area.slot(w.node_rank, static_cast<int>(call.epoch & 1u));
+  std::memcpy(mine + ReductionArea::values_offset, values.data(), call.bytes);
+  publish(mine, call.epoch);
+  call.combine_node = combine_node_values<T>;
 }
 
 void finish_reduction(ReductionCall& call) {
@@ -186,20 +185,40 @@ void finish_reduction(ReductionCall& call) {
 }  // namespace
 }  // namespace detail
 
+namespace detail {
+namespace {
+
+template <class T>
+void blocking_allreduce(World& world, std::span<T> values, ReduceOp op, MPI_Datatype type) {
+  ReductionCall call;
+  start_reduction(call, world, values, op, type, "allreduce", true);
+  finish_reduction(call);
+}
+
+template <class T>
+PendingReduction start_allreduce(World& world, std::span<T> values, ReduceOp op, MPI_Datatype type) {
+  auto call = std::make_unique<ReductionCall>();
+  start_reduction(*call, world, values, op, type, "allreduce_start", false);
+  return ReductionCall::handle(std::move(call));
+}
+
+}  // namespace
+}  // namespace detail
+
 void allreduce(World& world, std::span<double> values, ReduceOp op) {
-  detail::finish_reduction(*detail::start_reduction(world, values, op, MPI_DOUBLE, "allreduce", true));
+  detail::blocking_allreduce(world, values, op, MPI_DOUBLE);
 }
 
 void allreduce(World& world, std::span<std::int64_t> values, ReduceOp op) {
-  detail::finish_reduction(*detail::start_reduction(world, values, op, MPI_INT64_T, "allreduce", true));
+  detail::blocking_allreduce(world, values, op, MPI_INT64_T);
 }
 
 PendingReduction allreduce_start(World& world, std::span<double> values, ReduceOp op) {
-  return detail::ReductionCall::handle(detail::start_reduction(world, values, op, MPI_DOUBLE, "allreduce_start", false));
+  return detail::start_allreduce(world, values, op, MPI_DOUBLE);
 }
 
 PendingReduction allreduce_start(World& world, std::span<std::int64_t> values, ReduceOp op) {
-  return detail::ReductionCall::handle(detail::start_reduction(world, values, op, MPI_INT64_T, "allreduce_start", false));
+  return detail::start_allreduce(world, values, op, MPI_INT64_T);
 }
 
 PendingReduction::PendingReduction() noexcept = default;
