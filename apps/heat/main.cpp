@@ -178,9 +178,16 @@ int run(std::span<char* const> arguments, MPI_Comm comm) {
   for (Configuration& c : configurations) {
     c.timesteps = options.seconds > 0 ? calibrated_timesteps(c, options.seconds, sources, comm) : options.timesteps;
   }
-  // Repeats outermost: a disturbance of the machine then hits every configuration alike.
+  // Repeats outermost, then tile sizes, then the variants of a tile back to back in an order that
+  // rotates with the run and the tile: the runs compared with each other (one tile size, one run
+  // number) happen moments apart, so the machine's slow and fast spells, seconds long on a VM,
+  // fall on all of them alike, and no variant always comes first.
+  const std::size_t tiles = options.tiles.size(), variant_count = configurations.size() / tiles;
   for (int run = 1; run <= options.repeat; ++run) {
-    for (Configuration& c : configurations) {
+    for (std::size_t k = 0; k < configurations.size(); ++k) {
+      const std::size_t tile = k / variant_count;
+      const std::size_t variant = (k % variant_count + static_cast<std::size_t>(run) + tile) % variant_count;
+      Configuration& c = configurations[variant * tiles + tile];
       RunReport report = report_of(c, ranks, sources, options);
       if (rank == 0 && run == 1) {
         print_header(stdout, report);

@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <new>
 #include <span>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "decomposition.hpp"
 #include "options.hpp"
@@ -50,6 +52,34 @@ std::string header(const Options& o, const Decomposition& d, const std::string& 
   return text.str();
 }
 
+// --output FILE for one of several variants: FILE with ".VARIANT" before its extension.
+std::string output_file_for(const std::string& file, const std::string& variant, bool several) {
+  if (file.empty() || !several) return file;
+  const std::size_t slash = file.find_last_of('/');
+  const std::size_t dot = file.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return file + "." + variant;
+  return file.substr(0, dot) + "." + variant + file.substr(dot);
+}
+
+// One variant's run: its storage, its simulation and where its report goes.
+struct Contender {
+  std::string name;
+  std::unique_ptr<ReportOutput> output;
+  std::unique_ptr<Variant> variant;
+  std::unique_ptr<Simulation> simulation;
+};
+
+// The median over rounds of contender k's round time over contender 0's (rank 0 prints it).
+double median_round_ratio(const RunResult& of, const RunResult& versus) {
+  std::vector<double> ratios;
+  for (std::size_t r = 0; r < of.round_seconds.size() && r < versus.round_seconds.size(); ++r)
+    if (versus.round_seconds[r] > 0) ratios.push_back(of.round_seconds[r] / versus.round_seconds[r]);
+  if (ratios.empty()) return 0.0;
+  std::sort(ratios.begin(), ratios.end());
+  const std::size_t n = ratios.size();
+  return n % 2 ? ratios[n / 2] : 0.5 * (ratios[n / 2 - 1] + ratios[n / 2]);
+}
+
 int run(int argc, char** argv, MPI_Comm comm) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
@@ -61,22 +91,74 @@ int run(int argc, char** argv, MPI_Comm comm) {
       if (rank == 0) std::fputs(help_text(program).c_str(), stdout);
       return 0;
     }
-    ReportOutput output(rank, options.output_file);
-    int opened = output.opened() ? 1 : 0;
-    MPI_Bcast(&opened, 1, MPI_INT, 0, comm);
-    if (!opened) throw UsageError("--output '" + options.output_file + "': cannot open the file for writing");
-
     const Decomposition decomposition(options, rank, ranks);
     const VariantSetup setup{comm, &decomposition, options.num_vars, halo_shape(options.stencil),
                              options.comm_method};
-    auto variant = make_variant(options.variant, setup);
-    output.line(header(options, decomposition, options.variant));
+    const bool several = options.variants.size() > 1;
+    std::vector<Contender> contenders;
+    for (const std::string& name : options.variants) {
+      Contender c;
+      c.name = name;
+      const std::string file = output_file_for(options.output_file, name, several);
+      c.output = std::make_unique<ReportOutput>(rank, file, several);
+      int opened = c.output->opened() ? 1 : 0;
+      MPI_Bcast(&opened, 1, MPI_INT, 0, comm);
+      if (!opened) throw UsageError("--output '" + file + "': cannot open the file for writing");
+      c.variant = make_variant(name, setup);
+      c.output->line(header(options, decomposition, name));
+      c.simulation = std::make_unique<Simulation>(options, decomposition, *c.variant, comm, *c.output);
+      contenders.push_back(std::move(c));
+    }
 
-    Simulation simulation(options, decomposition, *variant, comm, output);
-    const RunResult result = simulation.run();
-    if (result.conservation_enforced && !result.conservation_held) output.error(program + ": " + result.failure);
-    report_summary(options, decomposition, result, comm, output);
-    return result.conservation_enforced && !result.conservation_held ? 1 : 0;
+    std::vector<RunResult> results;
+    if (!several) {
+      results.push_back(contenders.front().simulation->run());
+    } else {
+      // Side by side: every variant does its share of the steps in every round, in rotated order,
+      // timed between barriers; the machine's slow and fast spells (seconds long on a VM) then fall
+      // on all variants alike, and the per-round ratios compare runs that were moments apart.
+      const std::size_t n = contenders.size();
+      for (Contender& c : contenders) c.simulation->begin();
+      const long long total = contenders.front().simulation->total_steps();
+      std::vector<std::vector<double>> seconds(n);
+      for (int r = 0; r < options.rounds; ++r) {
+        const int steps = static_cast<int>((r + 1) * total / options.rounds - r * total / options.rounds);
+        for (std::size_t k = 0; k < n; ++k) {
+          const std::size_t i = (static_cast<std::size_t>(r) + k) % n;
+          MPI_Barrier(comm);
+          const double start = MPI_Wtime();
+          contenders[i].simulation->advance(steps);
+          MPI_Barrier(comm);
+          seconds[i].push_back(MPI_Wtime() - start);
+        }
+      }
+      for (std::size_t i = 0; i < n; ++i) {
+        MPI_Allreduce(MPI_IN_PLACE, seconds[i].data(), options.rounds, MPI_DOUBLE, MPI_MAX, comm);
+        results.push_back(contenders[i].simulation->end());
+        results.back().round_seconds = seconds[i];
+      }
+    }
+
+    int status = 0;
+    for (std::size_t i = 0; i < contenders.size(); ++i) {
+      Contender& c = contenders[i];
+      const RunResult& result = results[i];
+      if (result.conservation_enforced && !result.conservation_held) {
+        c.output->error(program + ": " + result.failure);
+        status = 1;
+      }
+      report_summary(options, decomposition, c.name, result, comm, *c.output);
+      c.output->release();
+    }
+    if (several && rank == 0) {
+      std::printf("\nside by side, %d rounds: median over the rounds of each variant's time over %s's:", options.rounds,
+                  contenders.front().name.c_str());
+      for (std::size_t i = 1; i < contenders.size(); ++i)
+        std::printf(" %s %.4f", contenders[i].name.c_str(), median_round_ratio(results[i], results.front()));
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+    return status;
   } catch (const UsageError& error) {
     if (rank == 0) std::fprintf(stderr, "%s: %s\n", program.c_str(), error.what());
     return 2;

@@ -1,5 +1,6 @@
 #include "options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <functional>
 #include <limits>
@@ -51,6 +52,25 @@ Stencil checked_stencil(int code) {
   }
 }
 
+// "gw,mpi,commfree": names in order, none empty or twice (make_variant checks that they exist).
+std::vector<std::string> parse_variant_list(std::string_view option, std::string_view text) {
+  std::vector<std::string> names;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string name(text.substr(start, comma - start));
+    if (name.empty())
+      throw UsageError(std::string(option) + " '" + std::string(text) +
+                       "': an empty variant name; expected names separated by commas, such as gw,mpi,commfree");
+    for (const std::string& earlier : names)
+      if (earlier == name)
+        throw UsageError(std::string(option) + " '" + std::string(text) + "': variant '" + name + "' is listed twice");
+    names.push_back(name);
+    if (comma == text.size()) return names;
+    start = comma + 1;
+  }
+}
+
 CommMethod checked_comm_method(int code) {
   if (code == 10) return CommMethod::bspma;
   if (code == 11) return CommMethod::svaf;
@@ -80,6 +100,9 @@ void check(const Options& o, int ranks) {
           "a number of steps >= 0 (0: the last step of each spike)");
   require(o.percent_sum >= 0 && o.percent_sum <= 100, "--percent_sum", o.percent_sum, "0 through 100");
   require(o.report_perf >= 0 && o.report_perf <= 2, "--report_perf", o.report_perf, "0, 1 or 2");
+  const long long steps = static_cast<long long>(o.num_spikes) * o.num_tsteps;
+  require(o.rounds >= 1 && o.rounds <= steps, "--rounds", o.rounds,
+          "1 to the number of time steps (num_spikes x num_tsteps = " + std::to_string(steps) + ")");
   require(o.debug_grid == 0 || o.debug_grid == 1, "--debug_grid", o.debug_grid, "0 or 1");
   require(o.boundary_condition == 31, "--bc", o.boundary_condition,
           "31 (Dirichlet, the only boundary condition of miniGhost)");
@@ -142,7 +165,8 @@ Options parse_options(std::span<char* const> arguments, int ranks) {
       {"--checkpoint_file", text(o.checkpoint_file)},
       {"--restart_cp_num", integer(o.restart_cp_num)},
       {"--restart_file", text(o.restart_file)},
-      {"--variant", [&](auto, auto value) { o.variant = value; }},
+      {"--variant", [&](auto option, auto value) { o.variants = parse_variant_list(option, value); }},
+      {"--rounds", integer(o.rounds)},
       {"--output", text(o.output_file)},
   };
 
@@ -171,6 +195,7 @@ Options parse_options(std::span<char* const> arguments, int ranks) {
     }
     setter->second(name, value);
   }
+  o.variant = o.variants.front();
   check(o, ranks);
   return o;
 }
@@ -206,7 +231,13 @@ std::string usage_text(std::string_view program) {
        << "                         accepted and ignored, like the reference's default build\n"
        << "  --variant V            mpi (plain MPI baseline), commfree (no halo exchange: compute\n"
        << "                         time only), gw (ghostwire grids, when built) [mpi]\n"
-       << "  --output FILE          also write the report lines and the JSON line to FILE\n"
+       << "  --variant V,W,...      several variants side by side in this one job: they take turns\n"
+       << "                         in --rounds rounds of the time steps (each round times every\n"
+       << "                         variant between barriers, in rotated order), so a slow spell\n"
+       << "                         of the machine hits all alike; each prints its own report\n"
+       << "  --rounds R             rounds of the side-by-side mode, 1..steps [1]\n"
+       << "  --output FILE          also write the report lines and the JSON line to FILE (side by\n"
+       << "                         side: FILE with .VARIANT before its extension, one per variant)\n"
        << "  --help                 this text\n"
        << "\n"
        << "At every report step rank 0 prints, per variable,\n"

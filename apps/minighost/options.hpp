@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "problem_kinds.hpp"
 
@@ -37,7 +38,11 @@ struct Options {
   int restart_cp_num = -2;
   std::string restart_file;
 
-  std::string variant = "mpi";
+  std::string variant = "mpi";  // the first of variants
+  // Several (--variant gw,mpi,commfree): the side-by-side mode, every variant in this one job,
+  // taking turns in `rounds` rounds of the time steps (main.cpp).
+  std::vector<std::string> variants = {"mpi"};
+  int rounds = 1;
   std::string output_file;  // empty: no copy of the report lines and the JSON line
   bool help = false;
 };

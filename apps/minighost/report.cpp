@@ -63,20 +63,25 @@ std::string verification_text(const RunResult& r) {
 
 }  // namespace
 
-void report_summary(const Options& o, const Decomposition& d, const RunResult& r, MPI_Comm comm,
-                    ReportOutput& output) {
+void report_summary(const Options& o, const Decomposition& d, const std::string& variant, const RunResult& r,
+                    MPI_Comm comm, ReportOutput& output) {
   const Timing t = reduce_timing(o, r, d.ranks(), comm);
   if (!output.writes()) return;
 
   const auto& block = d.block();
   const auto& global = d.global_size();
   const double cells = static_cast<double>(block[x]) * block[y] * block[z];
-  const double time_per_step = t.max[0];  // the slowest rank sets the pace
+  double time_per_step = t.max[0];  // the slowest rank sets the pace
+  if (!r.round_seconds.empty() && r.steps > 0) {
+    double rounds_total = 0.0;
+    for (double seconds : r.round_seconds) rounds_total += seconds;
+    time_per_step = rounds_total / r.steps;
+  }
   const double elements_per_s = time_per_step > 0 ? cells * d.ranks() * o.num_vars / time_per_step : 0.0;
 
   std::ostringstream table;
   table << "\n"
-        << "miniGhost  variant " << o.variant << "\n"
+        << "miniGhost  variant " << variant << "\n"
         << "  ranks                " << d.ranks() << " (process grid " << triple(d.process_grid()) << ")\n"
         << "  stencil              " << static_cast<int>(o.stencil) << " (" << stencil_name(o.stencil) << ")\n"
         << "  comm_method          " << static_cast<int>(o.comm_method) << " (" << comm_method_name(o.comm_method)
@@ -108,7 +113,7 @@ void report_summary(const Options& o, const Decomposition& d, const RunResult& r
   output.line(table.str());
 
   std::ostringstream json;
-  json << "{\"app\":\"minighost\",\"variant\":\"" << o.variant << "\",\"ranks\":" << d.ranks()
+  json << "{\"app\":\"minighost\",\"variant\":\"" << variant << "\",\"ranks\":" << d.ranks()
        << ",\"npx\":" << d.process_grid()[x] << ",\"npy\":" << d.process_grid()[y] << ",\"npz\":" << d.process_grid()[z]
        << ",\"stencil\":" << static_cast<int>(o.stencil) << ",\"stencil_name\":\"" << stencil_name(o.stencil)
        << "\",\"comm_method\":" << static_cast<int>(o.comm_method) << ",\"comm_method_name\":\""
@@ -123,7 +128,13 @@ void report_summary(const Options& o, const Decomposition& d, const RunResult& r
        << ",\"check_s_per_step\":" << json_number(t.avg[3], "%.6e") << ",\"verified\":"
        << (!r.conservation_enforced ? "null" : r.conservation_held ? "true" : "false") << ",\"checks\":" << r.checks
        << ",\"largest_relative_error\":" << json_number(r.largest_relative_error, "%.6e")
-       << ",\"tolerance\":" << json_number(r.tolerance, "%.6e") << ",\"final_interior_sums\":[";
+       << ",\"tolerance\":" << json_number(r.tolerance, "%.6e");
+  if (!r.round_seconds.empty()) {
+    json << ",\"rounds\":" << r.round_seconds.size() << ",\"round_seconds\":[";
+    for (std::size_t k = 0; k < r.round_seconds.size(); ++k) json << (k ? "," : "") << json_number(r.round_seconds[k]);
+    json << "]";
+  }
+  json << ",\"final_interior_sums\":[";
   for (std::size_t v = 0; v < r.final_totals.size(); ++v) {
     json << (v ? "," : "") << json_number(r.final_totals[v].interior_sum, "%.17g");
   }

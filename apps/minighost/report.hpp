@@ -16,8 +16,10 @@
 
 namespace minighost {
 
-// Collective: reduces the timings of all ranks, then rank 0 writes the table and the JSON line.
-void report_summary(const Options& options, const Decomposition& decomposition, const RunResult& result,
-                    MPI_Comm comm, ReportOutput& output);
+// Collective: reduces the timings of all ranks, then rank 0 writes the table and the JSON line of
+// `variant`'s run. With round times (the side-by-side mode), the time per step is their sum over
+// the steps: each is the slowest rank's time of the round, between barriers.
+void report_summary(const Options& options, const Decomposition& decomposition, const std::string& variant,
+                    const RunResult& result, MPI_Comm comm, ReportOutput& output);
 
 }  // namespace minighost

@@ -86,10 +86,10 @@ bool Simulation::finish_check(RunResult& result) {
   return held;
 }
 
-RunResult Simulation::run() {
-  RunResult result;
-  result.tolerance = conservation_tolerance(options_.error_tol);
-  result.conservation_enforced = variant_.fills_halos();
+void Simulation::begin() {
+  result_ = RunResult{};
+  result_.tolerance = conservation_tolerance(options_.error_tol);
+  result_.conservation_enforced = variant_.fills_halos();
 
   // Initial grid: the same value in every owned cell (0 with --debug_grid 1), counted as source.
   const double start_value = initial_cell_value(options_, decomposition_);
@@ -101,54 +101,75 @@ RunResult Simulation::run() {
     fill_owned_cells(fields_[static_cast<std::size_t>(v)], start_value);
     ledger_.add_source(v, global_initial);
   }
-  const std::vector<Spike> spikes = make_spikes(options_, decomposition_);
+  spikes_ = make_spikes(options_, decomposition_);
 
   // The reference sums every variable every step unless percent_sum is 0 (its per-variable random
   // choice compares a number in [0,1) with the percentage, so 1..100 all select every variable), and
   // always in debug_grid mode.
-  const bool check_every_step = options_.percent_sum > 0 || options_.debug_grid == 1;
-  const int report_every = options_.report_diffusion == 0 ? options_.num_tsteps : options_.report_diffusion;
-
+  check_every_step_ = options_.percent_sum > 0 || options_.debug_grid == 1;
+  report_every_ = options_.report_diffusion == 0 ? options_.num_tsteps : options_.report_diffusion;
+  spike_ = step_ = 0;
+  held_ = true;
+  over_ = false;
   MPI_Barrier(comm_);  // everyone starts the clock together
-  const double loop_start = MPI_Wtime();
-  bool held = true;
-  for (int s = 0; s < options_.num_spikes && held; ++s) {
-    for (int v = 0; v < options_.num_vars; ++v) {
-      insert_spike(spikes[static_cast<std::size_t>(s)], v, fields_[static_cast<std::size_t>(v)], decomposition_);
-      updated_sum_current_[static_cast<std::size_t>(v)] = 0;
-      ledger_.add_source(v, spikes[static_cast<std::size_t>(s)].values[static_cast<std::size_t>(v)]);
-    }
-    for (int step = 1; step <= options_.num_tsteps && held; ++step) {
-      // The previous step's check is finished after this step's first exchange (see simulation.hpp).
-      if (options_.comm_method == CommMethod::bspma) {
-        const double start = MPI_Wtime();
-        variant_.exchange_all_variables();
-        result.phases.exchange += MPI_Wtime() - start;
-        held = finish_check(result);
-        for (int v = 0; v < options_.num_vars && held; ++v) update_variable(v, result);
-      } else {
-        for (int v = 0; v < options_.num_vars && held; ++v) {
-          const double start = MPI_Wtime();
-          variant_.exchange_variable(v);
-          result.phases.exchange += MPI_Wtime() - start;
-          if (v == 0) held = finish_check(result);
-          if (held) update_variable(v, result);
-        }
-      }
-      if (!held) break;
-      ++result.steps;
-      const bool report = step % report_every == 0;
-      if (check_every_step || report) start_check(step, s, report, result);
-    }
-    if (held) held = finish_check(result);  // before the next spike changes the source totals
-  }
-  result.loop_seconds = MPI_Wtime() - loop_start;
+}
 
+void Simulation::step() {
+  if (step_ == 0) {  // a new spike: insert it before its first step
+    for (int v = 0; v < options_.num_vars; ++v) {
+      insert_spike(spikes_[static_cast<std::size_t>(spike_)], v, fields_[static_cast<std::size_t>(v)], decomposition_);
+      updated_sum_current_[static_cast<std::size_t>(v)] = 0;
+      ledger_.add_source(v, spikes_[static_cast<std::size_t>(spike_)].values[static_cast<std::size_t>(v)]);
+    }
+  }
+  ++step_;
+  // The previous step's check is finished after this step's first exchange (see simulation.hpp).
+  if (options_.comm_method == CommMethod::bspma) {
+    const double start = MPI_Wtime();
+    variant_.exchange_all_variables();
+    result_.phases.exchange += MPI_Wtime() - start;
+    held_ = finish_check(result_);
+    for (int v = 0; v < options_.num_vars && held_; ++v) update_variable(v, result_);
+  } else {
+    for (int v = 0; v < options_.num_vars && held_; ++v) {
+      const double start = MPI_Wtime();
+      variant_.exchange_variable(v);
+      result_.phases.exchange += MPI_Wtime() - start;
+      if (v == 0) held_ = finish_check(result_);
+      if (held_) update_variable(v, result_);
+    }
+  }
+  if (!held_) {
+    over_ = true;
+    return;
+  }
+  ++result_.steps;
+  const bool report = step_ % report_every_ == 0;
+  if (check_every_step_ || report) start_check(step_, spike_, report, result_);
+  if (step_ == options_.num_tsteps) {
+    held_ = finish_check(result_);  // before the next spike changes the source totals
+    step_ = 0;
+    ++spike_;
+    over_ = !held_ || spike_ == options_.num_spikes;
+  }
+}
+
+bool Simulation::advance(int steps) {
+  const double start = MPI_Wtime();
+  for (int done = 0; done < steps && !over_; ++done) step();
+  result_.loop_seconds += MPI_Wtime() - start;
+  return !over_;
+}
+
+RunResult Simulation::end() {
+  // A run stopped by a failed check leaves no check pending; one cut short leaves its last.
+  if (held_ && !over_) held_ = finish_check(result_);
+  RunResult& result = result_;
   // The reference's final check of every variable, whether or not the last step was checked.
   std::vector<double> local_sums;
   for (int v : all_variables_) local_sums.push_back(interior_sum(v));
   result.final_totals = ledger_.global_totals(all_variables_, local_sums);
-  if (held && result.conservation_enforced) {
+  if (held_ && result.conservation_enforced) {
     for (std::size_t v = 0; v < result.final_totals.size(); ++v) {
       const double error = result.final_totals[v].relative_error();
       result.largest_relative_error = std::max(result.largest_relative_error, error);
@@ -165,6 +186,12 @@ RunResult Simulation::run() {
     }
   }
   return result;
+}
+
+RunResult Simulation::run() {
+  begin();
+  advance(total_steps());
+  return end();
 }
 
 }  // namespace minighost

@@ -24,6 +24,7 @@
 #include "conservation.hpp"
 #include "decomposition.hpp"
 #include "flux_out.hpp"
+#include "initial_state.hpp"
 #include "options.hpp"
 #include "report_output.hpp"
 #include "variant.hpp"
@@ -47,6 +48,8 @@ struct RunResult {
   int steps = 0;                      // time steps done, over all spikes
   double loop_seconds = 0.0;          // this rank's wall time for the whole time stepping
   PhaseSeconds phases;
+  // Side-by-side mode (main.cpp): the slowest rank's seconds for each round of this variant.
+  std::vector<double> round_seconds;
   std::vector<VariableTotals> final_totals;  // after the last step, every variable
 };
 
@@ -54,10 +57,21 @@ class Simulation {
  public:
   Simulation(const Options& options, const Decomposition& decomposition, Variant& variant, MPI_Comm comm,
              ReportOutput& output);
-  // Collective.
+  // Collective: the whole run, begin() + advance(total_steps()) + end().
   RunResult run();
 
+  // The run in pieces, so several variants can take turns (main.cpp's side-by-side mode). All
+  // collective. begin() sets the initial state; advance(n) does up to n more steps and returns false
+  // once the run is over (every step done, or a failed check); end() does the final check.
+  void begin();
+  bool advance(int steps);
+  RunResult end();
+  int total_steps() const { return options_.num_spikes * options_.num_tsteps; }
+  // Seconds this rank spent in advance() so far.
+  double stepping_seconds() const { return result_.loop_seconds; }
+
  private:
+  void step();  // one time step of the current spike
   void update_variable(int variable, RunResult& result);
   // This rank's sum of variable v's owned cells.
   double interior_sum(int v) const;
@@ -86,6 +100,13 @@ class Simulation {
     int step = 0, spike = 0;
     bool report = false;
   } pending_check_;
+  // Where the run stands: spike_ (0-based) and the steps of it done so far.
+  RunResult result_;
+  std::vector<Spike> spikes_;
+  int spike_ = 0, step_ = 0;
+  bool held_ = true, over_ = false;
+  bool check_every_step_ = true;
+  int report_every_ = 1;
 };
 
 }  // namespace minighost

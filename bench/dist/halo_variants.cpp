@@ -14,16 +14,17 @@ using Grid = gw::Grid<double, 2>;
 
 gw::Halo<2> jacobi_halo() { return gw::Halo<2>(1, gw::Stencil::faces, gw::Boundary::periodic); }
 
-// The grid's storage as a plain padded array: where row -1 starts, and local column 0 within a row
-// (a Grid may pad rows so that column 0 starts a cache line).
-double* padded_base(Grid& g) { return reinterpret_cast<double*>(g.segment().data()); }
-Index first_column(Grid& g) { return (g.data() - padded_base(g)) - g.stride(0); }
+// The grid's storage as a plain padded array for the MPI datatypes: cell (-1, -1) is its start,
+// rows are stride(0) long (a Grid pads rows so that column 0 starts a cache line), column 0 is 1.
+double* cell_base(Grid& g) { return g.data() - g.stride(0) - 1; }
+// Where the segment's data starts (the plan's region), before any padding.
+double* segment_base(Grid& g) { return reinterpret_cast<double*>(g.segment().data()); }
 
 // Owned cells hold their global index, ghost cells -1; after an exchange every face ghost must hold
 // its periodic neighbour's index and the corners must still be -1.
 class HaloBase : public Variant {
  public:
-  HaloBase(gw::World& world, Index n) : n_(n), grid_(world, {n, n}, jacobi_halo()) {}
+  HaloBase(gw::World& world, Index n, SharedState& shared) : n_(n), shared_(grid_of(world, n, shared)), grid_(*shared_) {}
 
   bool verify() override {
     Grid& g = grid_;
@@ -49,8 +50,13 @@ class HaloBase : public Variant {
   }
 
  protected:
+  static std::shared_ptr<Grid> grid_of(gw::World& world, Index n, SharedState& shared) {
+    if (!shared.halo_grid) shared.halo_grid = std::make_shared<Grid>(world, gw::Point<2>{n, n}, jacobi_halo());
+    return shared.halo_grid;
+  }
   Index n_;
-  Grid grid_;
+  std::shared_ptr<Grid> shared_;
+  Grid& grid_;
 };
 
 class HaloGw final : public HaloBase {
@@ -64,7 +70,7 @@ class HaloGw final : public HaloBase {
 // What a user writes without the Grid layer: four directions, one channel each.
 class HaloPlan final : public HaloBase {
  public:
-  HaloPlan(gw::World& world, Index n) : HaloBase(world, n), plan_(make_plan(world)) {}
+  HaloPlan(gw::World& world, Index n, SharedState& shared) : HaloBase(world, n, shared), plan_(make_plan(world)) {}
   void run(int count) override {
     for (int k = 0; k < count; ++k) plan_.exchange();
   }
@@ -86,7 +92,7 @@ class HaloPlan final : public HaloBase {
     gw::Plan plan(world, ranks, 4);
     gw::Region region = plan.add_memory(grid_.segment(), sizeof(double));
     const Index e0 = grid_.local_extent(0), e1 = grid_.local_extent(1), s = grid_.stride(0);
-    const std::size_t origin = static_cast<std::size_t>(grid_.data() - padded_base(grid_));  // local (0, 0)
+    const std::size_t origin = static_cast<std::size_t>(grid_.data() - segment_base(grid_));  // local (0, 0)
     auto at = [&](Index i, Index j) { return origin + static_cast<std::size_t>(i * s + j); };
     auto row = [&](Index i) { return gw::Layout::box(at(i, 0), {static_cast<std::size_t>(e1)}, {1}); };
     auto column = [&](Index j) {
@@ -107,7 +113,8 @@ class HaloPlan final : public HaloBase {
 
 class HaloAlltoallw final : public HaloBase {
  public:
-  HaloAlltoallw(gw::World& world, Index n) : HaloBase(world, n), faces_(MPI_COMM_WORLD, grid_.pattern(), grid_.stride(0), first_column(grid_)) {
+  HaloAlltoallw(gw::World& world, Index n, SharedState& shared)
+      : HaloBase(world, n, shared), faces_(MPI_COMM_WORLD, grid_.pattern(), grid_.stride(0), 1) {
     std::fill(counts_.begin(), counts_.end(), 1);
     std::fill(displacements_.begin(), displacements_.end(), 0);
     for (int k = 0; k < 4; ++k) {
@@ -117,7 +124,7 @@ class HaloAlltoallw final : public HaloBase {
   }
   // The Cartesian neighbour order is -row, +row, -column, +column, as MpiFaces'.
   void run(int count) override {
-    double* base = padded_base(grid_);
+    double* base = cell_base(grid_);
     for (int k = 0; k < count; ++k)
       MPI_Neighbor_alltoallw(base, counts_.data(), displacements_.data(), send_types_.data(), base, counts_.data(),
                              displacements_.data(), receive_types_.data(), faces_.cart);
@@ -132,9 +139,10 @@ class HaloAlltoallw final : public HaloBase {
 
 class HaloIsend final : public HaloBase {
  public:
-  HaloIsend(gw::World& world, Index n) : HaloBase(world, n), faces_(MPI_COMM_WORLD, grid_.pattern(), grid_.stride(0), first_column(grid_)) {}
+  HaloIsend(gw::World& world, Index n, SharedState& shared)
+      : HaloBase(world, n, shared), faces_(MPI_COMM_WORLD, grid_.pattern(), grid_.stride(0), 1) {}
   void run(int count) override {
-    double* base = padded_base(grid_);
+    double* base = cell_base(grid_);
     for (int k = 0; k < count; ++k) {
       faces_.start(base, requests_);
       MPI_Waitall(8, requests_, MPI_STATUSES_IGNORE);
@@ -147,8 +155,8 @@ class HaloIsend final : public HaloBase {
 };
 
 template <class V>
-std::unique_ptr<Variant> make(gw::World& world, Index n) {
-  return std::make_unique<V>(world, n);
+std::unique_ptr<Variant> make(gw::World& world, Index n, SharedState& shared) {
+  return std::make_unique<V>(world, n, shared);
 }
 
 }  // namespace

@@ -15,14 +15,16 @@ constexpr double dt = 0.2;
 
 double initial(Index n, Index i, Index j) { return i >= n / 4 && i < n / 2 && j >= n / 4 && j < n / 2 ? 1.0 : 0.0; }
 
-// The example's kernel, word for word.
+// Cells [j0, j1) of a row from the rows above and below it: the example's kernel, word for word,
+// shared by both programs.
+void update_row(const double* above, const double* row, const double* below, double* out, Index j0, Index j1) {
+  for (Index j = j0; j < j1; ++j) out[j] = row[j] + dt * (above[j] + below[j] + row[j - 1] + row[j + 1] - 4 * row[j]);
+}
+
+// The example's sweep over a box, word for word.
 void step(const Grid& u, Grid& v, const gw::Box<2>& box) {
-  for (Index i = box.low[0]; i < box.high()[0]; ++i) {
-    const double *above = &u(i - 1, 0), *row = &u(i, 0), *below = &u(i + 1, 0);
-    double* out = &v(i, 0);
-    for (Index j = box.low[1]; j < box.high()[1]; ++j)
-      out[j] = row[j] + dt * (above[j] + below[j] + row[j - 1] + row[j + 1] - 4 * row[j]);
-  }
+  for (Index i = box.low[0]; i < box.high()[0]; ++i)
+    update_row(&u(i - 1, 0), &u(i, 0), &u(i + 1, 0), &v(i, 0), box.low[1], box.high()[1]);
 }
 
 class JacobiGw final : public Variant {
@@ -115,9 +117,7 @@ class JacobiMpi final : public Variant {
   void sweep(const double* u, double* v, Index i0, Index i1, Index j0, Index j1) const {
     for (Index i = i0; i <= i1; ++i) {
       const double* c = u + i * s_;
-      double* out = v + i * s_;
-      for (Index j = j0; j <= j1; ++j)
-        out[j] = c[j] + dt * (c[j - s_] + c[j + s_] + c[j - 1] + c[j + 1] - 4 * c[j]);
+      update_row(c - s_, c, c + s_, v + i * s_, j0, j1 + 1);
     }
   }
   MpiFaces faces_;
@@ -126,9 +126,13 @@ class JacobiMpi final : public Variant {
   MPI_Request requests_[8];
 };
 
-std::unique_ptr<Variant> make_gw(gw::World& world, Index n) { return std::make_unique<JacobiGw>(world, n, true); }
-std::unique_ptr<Variant> make_gw_sync(gw::World& world, Index n) { return std::make_unique<JacobiGw>(world, n, false); }
-std::unique_ptr<Variant> make_mpi(gw::World& world, Index n) { return std::make_unique<JacobiMpi>(world, n); }
+std::unique_ptr<Variant> make_gw(gw::World& world, Index n, SharedState&) {
+  return std::make_unique<JacobiGw>(world, n, true);
+}
+std::unique_ptr<Variant> make_gw_sync(gw::World& world, Index n, SharedState&) {
+  return std::make_unique<JacobiGw>(world, n, false);
+}
+std::unique_ptr<Variant> make_mpi(gw::World& world, Index n, SharedState&) { return std::make_unique<JacobiMpi>(world, n); }
 
 }  // namespace
 

@@ -165,6 +165,20 @@ std::string path_name(ghostwire::World& world) {
   return hosts.size() > 1 ? "multihost" : "emulated";
 }
 
+// Operations per repeat for about `min_time`, the same on every rank (timed() reduces): probes of
+// growing counts until one takes an eighth of it, then scaled. (Timing a single operation instead
+// took the first update after the set-up, 10-20x slower than the rest, so the repeats of the halo
+// variants lasted 10-30 ms rather than min_time, and their medians moved with the VM's jitter.)
+int calibrated_count(Variant& v, double min_time) {
+  long n = 1;
+  for (;;) {
+    const double per_operation = std::max(timed(v, static_cast<int>(n)), 1e-9);
+    if (per_operation * static_cast<double>(n) >= min_time / 8 || n >= 1000000)
+      return static_cast<int>(std::clamp(std::ceil(min_time / per_operation), 1.0, 1e6));
+    n = std::min<long>(1000000, std::max(2 * n, static_cast<long>(std::ceil(1.5 * min_time / 8 / per_operation))));
+  }
+}
+
 struct Result {
   std::string variant, kind, case_name;
   Index n = 0;
@@ -199,29 +213,25 @@ int main(int argc, char** argv) {
       // All variants of this size exist together, so they take turns within each repeat. They are
       // rebuilt every repeat in a rotated order: where a variant's memory lands (and so its cache
       // and TLB behaviour) depends on the allocation order and changes a kernel's time by a few
-      // percent, which the rotation spreads over all of them.
+      // percent, which the rotation spreads over all of them. The halo variants share one grid
+      // (SharedState): at 4096^2 the strided column copies of a grid allocated early in a repeat
+      // took twice as long as those of one allocated later, whatever the variant.
       const std::size_t count_of_variants = options.variants.size();
       std::vector<std::unique_ptr<Variant>> live(count_of_variants);
       std::vector<int> counts(count_of_variants, options.count);
       std::vector<std::vector<double>> times(count_of_variants);
       std::vector<bool> verified(count_of_variants, false);
       for (int r = 0; r < options.repeats; ++r) {
+        SharedState shared;
         for (std::size_t k = 0; k < count_of_variants; ++k) {
           std::size_t v = (k + static_cast<std::size_t>(r)) % count_of_variants;
-          live[v] = info(options.variants[v]).make(world, n);
+          live[v] = info(options.variants[v]).make(world, n, shared);
           live[v]->run(1);  // warm up (first touch, plan set-up)
         }
-        // Timed in the same rotated order: whichever variant runs right after the set-up (the
-        // first touch of every variant's grids) runs slower, and this was always halo-gw, which
-        // then measured ~10% above the raw plan at 4096^2 while the two tie when run alone.
+        // Timed in the same rotated order.
         for (std::size_t k = 0; k < count_of_variants; ++k) {
           std::size_t v = (k + static_cast<std::size_t>(r)) % count_of_variants;
-          if (counts[v] == 0) {  // calibrate: enough operations for min_time, the same on every rank
-            double once = timed(*live[v], 1);
-            int count = static_cast<int>(std::clamp(options.min_time / std::max(once, 1e-9), 1.0, 1e6));
-            MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-            counts[v] = count;
-          }
+          if (counts[v] == 0) counts[v] = calibrated_count(*live[v], options.min_time);
           times[v].push_back(timed(*live[v], counts[v]));
         }
         if (r == options.repeats - 1)
@@ -249,7 +259,8 @@ int main(int argc, char** argv) {
       bool have_reference = false;
       for (auto& res : results) {
         if (res.kind != "jacobi" || res.n != n) continue;
-        auto fresh = info(res.variant).make(world, n);
+        SharedState shared;
+        auto fresh = info(res.variant).make(world, n, shared);
         fresh->run(10);
         res.checksum = fresh->checksum();
         if (!have_reference) {

@@ -2,7 +2,7 @@
 // its operation `count` times per call, so the driver can time all of them side by side.
 //
 // halo-*    one halo exchange of a periodic n x n grid of doubles, halo width 1, faces only (the
-//           Jacobi's exchange), all on the same Grid<double, 2> storage:
+//           Jacobi's exchange), all on the same Grid<double, 2> (SharedState):
 //   halo-gw          Grid::update_halo()
 //   halo-plan        the same exchange written by hand with a raw Plan (one channel per direction)
 //   halo-alltoallw   MPI_Neighbor_alltoallw on a periodic Cartesian communicator, subarray types
@@ -33,11 +33,19 @@ class Variant {
   virtual double checksum() { return 0.0; }
 };
 
+// What the variants of one size and repeat share: the halo variants exchange the ghost cells of
+// one grid, so they run on the same memory. (Where a fresh allocation lands decides how long
+// strided copies take: at 4096^2 whichever variant's grid came first in a repeat copied its columns
+// 2x slower, so separate grids compared placements, not exchanges.)
+struct SharedState {
+  std::shared_ptr<ghostwire::Grid<double, 2>> halo_grid;  // made by the first halo variant
+};
+
 struct VariantInfo {
   std::string name;
   std::string kind;  // "halo" or "jacobi"
   std::string description;
-  std::unique_ptr<Variant> (*make)(ghostwire::World& world, Index n);
+  std::unique_ptr<Variant> (*make)(ghostwire::World& world, Index n, SharedState& shared);
 };
 
 const std::vector<VariantInfo>& variants();

@@ -148,6 +148,7 @@ int run_message_sweep(RunContext& context, const MessageOptions& o, const SweepS
         r.iterations = iterations[k];
         r.repeats = o.repeats;
         r.window = spec.window;
+        for (double s : seconds[k]) r.usec_per_repeat.push_back(usec(s));
         row.push_back(r);
       }
       if (table) result_table.print_row(stdout, bytes, row);

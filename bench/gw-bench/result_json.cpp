@@ -40,6 +40,12 @@ std::string json_line(const Result& r, const RunDescription& run) {
                      number(r.usec_min) + ",\"usec_max\":" + number(r.usec_max) + ",\"repeats\":" +
                      std::to_string(r.repeats) + ",\"iterations\":" + std::to_string(r.iterations);
   if (r.window > 0) line += ",\"window\":" + std::to_string(r.window);
+  line += ",\"usec_per_repeat\":[";
+  for (std::size_t k = 0; k < r.usec_per_repeat.size(); ++k) {
+    if (k > 0) line += ',';
+    line += number(r.usec_per_repeat[k]);
+  }
+  line += "]";
   line += ",\"transport\":" + (r.transport.empty() ? std::string("null") : quoted(r.transport)) +
           ",\"nodes\":" + std::to_string(run.nodes) + ",\"hosts\":" + std::to_string(run.hosts) +
           ",\"mpi\":" + quoted(run.mpi) + ",\"verify\":" + quoted(run.verify) + "}";

@@ -21,6 +21,9 @@ struct Result {
   long iterations = 0;  // per repetition: round trips (latency) or windows (bandwidth)
   int repeats = 0;
   int window = 0;       // bandwidth: messages per window; 0 for latency
+  // Each repetition's time per message, in repetition order: the implementations of a size take
+  // turns within every repetition, so scripts compare them repetition by repetition.
+  std::vector<double> usec_per_repeat;
 };
 
 // The same for every result of a run.

@@ -31,9 +31,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_common import (LAUNCH, add_driver_options, announce, chosen_launches, finish_axis,  # noqa: E402
-                          finish_meta, load_records, new_meta, paired_median, parse_json_line, pyplot, results_dir,
+                          finish_meta, load_records, new_meta, parse_json_line, pyplot, results_dir,
                           save_figure, write_report)
 from bench_common import APP_LAUNCHES as LAUNCHES  # noqa: E402
+import goals  # noqa: E402
 
 DEFAULT_LAUNCHES = ["intra-2", "intra-4", "emulated-2", "multihost-2"]
 MPI_VARIANTS = ["mpi-blocking", "mpi-nbuffer", "mpi-nbuffer-transposed"]
@@ -109,9 +110,9 @@ def per_run(records: list[dict]) -> dict[tuple, dict[int, float]]:
     return rounds
 
 
-def paired_ratio(rounds: dict, launch: str, grid: int, tile: int, a: str, b: str) -> float | None:
-    """Median over rounds of a / b: the VM's slow and fast phases, longer than a run, cancel."""
-    return paired_median(rounds.get((launch, grid, tile, a), {}), rounds.get((launch, grid, tile, b), {}))
+def round_ratios(rounds: dict, launch: str, grid: int, tile: int, a: str, b: str) -> list[float]:
+    """a / b in Mupdates/s for every run number both have (they ran moments apart)."""
+    return goals.paired_ratios(rounds.get((launch, grid, tile, a), {}), rounds.get((launch, grid, tile, b), {}))
 
 
 def ordered(values, order):
@@ -127,16 +128,38 @@ def best_mpi(points: dict, launch: str, grid: int, tile: int) -> tuple[str, floa
     return name, value
 
 
-def paired_note(paired: float | None, of_medians: float) -> str:
-    return f" (median of paired rounds; ratio of medians {of_medians:.3f})" if paired is not None else ""
+def verdicts(records: list[dict]) -> list[goals.Verdict]:
+    """Issue 4's goals on the goal launch, judged by the per-run ratios (Mupdates/s, so higher is
+    better): gw-pipelined against the best MPI variant (by median) and against commfree, whose floor
+    is commfree-rows (the boundary rows read in place, nothing else: the data movement any correct
+    variant needs)."""
+    points = medians(records)
+    rounds = per_run(records)
+    found = []
+    for grid in sorted({k[1] for k in points if k[0] == GOAL_LAUNCH}):
+        for tile in sorted({k[2] for k in points if k[0] == GOAL_LAUNCH and k[1] == grid}):
+            where = f"{GOAL_LAUNCH}, {grid}^2, {tile}x{tile}"
+            best = best_mpi(points, GOAL_LAUNCH, grid, tile)
+            if best and (GOAL_LAUNCH, grid, tile, "gw-pipelined") in points:
+                found.append(goals.judge(
+                    "heat", where, f"gw-pipelined / best MPI ({best[0]})",
+                    round_ratios(rounds, GOAL_LAUNCH, grid, tile, "gw-pipelined", best[0]), 1.0, at_least=True,
+                    unit="paired runs", headline=tile == 8 and grid == 1024))
+            if (GOAL_LAUNCH, grid, tile, "commfree") in points:
+                found.append(goals.judge(
+                    "heat", where, "gw-pipelined / commfree",
+                    round_ratios(rounds, GOAL_LAUNCH, grid, tile, "gw-pipelined", "commfree"),
+                    goal_versus_commfree(tile), at_least=True, unit="paired runs",
+                    floor_text="commfree-rows / commfree",
+                    floor_ratios=round_ratios(rounds, GOAL_LAUNCH, grid, tile, "commfree-rows", "commfree"),
+                    versus_floor=round_ratios(rounds, GOAL_LAUNCH, grid, tile, "gw-pipelined", "commfree-rows")))
+    return [v for v in found if v]
 
 
 def summary(records: list[dict]) -> str:
     points = medians(records)
-    rounds = per_run(records)
     launches = ordered({k[0] for k in points}, list(LAUNCHES))
     lines = ["Heat benchmark: Mupdates/s, median of the runs per point (higher is better)"]
-    goal_lines = []
     for launch in launches:
         for grid in sorted({k[1] for k in points if k[0] == launch}):
             keys = [k for k in points if k[0] == launch and k[1] == grid]
@@ -152,44 +175,31 @@ def summary(records: list[dict]) -> str:
                     point = points.get((launch, grid, tile, variant))
                     cells.append(f"{point['median']:>10.1f}" if point else f"{'-':>10}")
                 lines.append(f"{variant:<24}" + "".join(cells))
-            row_mpi, row_free, row_rows, row_best = [], [], [], []
-            for tile in tiles:
-                pipelined = points.get((launch, grid, tile, "gw-pipelined"))
-                best = best_mpi(points, launch, grid, tile)
-                free = points.get((launch, grid, tile, "commfree"))
-                # commfree-rows moves the boundary rows without messages: the floor data movement sets.
-                rows = points.get((launch, grid, tile, "commfree-rows"))
-                ratio_rows = pipelined["median"] / rows["median"] if pipelined and rows and rows["median"] > 0 else None
-                row_rows.append(f"{ratio_rows:>10.2f}" if ratio_rows is not None else f"{'-':>10}")
-                ratio_mpi = pipelined["median"] / best[1] if pipelined and best and best[1] > 0 else None
-                ratio_free = pipelined["median"] / free["median"] if pipelined and free and free["median"] > 0 else None
-                row_mpi.append(f"{ratio_mpi:>10.2f}" if ratio_mpi is not None else f"{'-':>10}")
-                row_free.append(f"{ratio_free:>10.2f}" if ratio_free is not None else f"{'-':>10}")
-                row_best.append(f"{SHORT.get(best[0], best[0]) if best else '-':>10}")
-                if launch == GOAL_LAUNCH:
-                    # Judged by the median of the per-round ratios where the runs are numbered.
-                    if ratio_mpi is not None:
-                        paired = paired_ratio(rounds, launch, grid, tile, "gw-pipelined", best[0])
-                        judged = paired if paired is not None else ratio_mpi
-                        verdict = "met" if judged >= 1.0 else "NOT MET"
-                        goal_lines.append(f"  goal {verdict:>7}: {grid}^2, {tile}x{tile}: gw-pipelined / best MPI "
-                                          f"({best[0]}) = {judged:.3f}{paired_note(paired, ratio_mpi)} (at least 1.00)")
-                    if ratio_free is not None:
-                        want = goal_versus_commfree(tile)
-                        paired = paired_ratio(rounds, launch, grid, tile, "gw-pipelined", "commfree")
-                        judged = paired if paired is not None else ratio_free
-                        verdict = "met" if judged >= want else "NOT MET"
-                        goal_lines.append(f"  goal {verdict:>7}: {grid}^2, {tile}x{tile}: gw-pipelined / commfree "
-                                          f"= {judged:.3f}{paired_note(paired, ratio_free)} (at least {want:.2f})")
-            lines.append(f"{'best MPI variant':<24}" + "".join(row_best))
-            lines.append(f"{'gw-pipelined / best MPI':<24}" + "".join(row_mpi))
-            lines.append(f"{'gw-pipelined / commfree':<24}" + "".join(row_free))
-            if any(cell.strip() != "-" for cell in row_rows):
-                lines.append(f"{'gw-pipel / commfree-rows':<24}" + "".join(row_rows))
-    if goal_lines:
-        lines.append("")
-        lines.append(f"Goals of issue 4 ({GOAL_LAUNCH}):")
-        lines.extend(goal_lines)
+
+            def ratio_row(title: str, top: str, bottom) -> None:
+                row = []
+                for tile in tiles:
+                    a = points.get((launch, grid, tile, top))
+                    b = bottom(tile)
+                    row.append(f"{a['median'] / b:>10.2f}" if a and b else f"{'-':>10}")
+                if any(cell.strip() != "-" for cell in row):
+                    lines.append(f"{title:<24}" + "".join(row))
+
+            def median_of(variant):
+                return lambda tile: (points.get((launch, grid, tile, variant)) or {}).get("median")
+
+            lines.append(f"{'best MPI variant':<24}" + "".join(
+                f"{SHORT.get(b[0], b[0]) if (b := best_mpi(points, launch, grid, t)) else '-':>10}" for t in tiles))
+            ratio_row("gw-pipelined / best MPI", "gw-pipelined",
+                      lambda tile: (best_mpi(points, launch, grid, tile) or (None, None))[1])
+            ratio_row("gw-pipelined / commfree", "gw-pipelined", median_of("commfree"))
+            ratio_row("gw-pipel / commfree-rows", "gw-pipelined", median_of("commfree-rows"))
+            ratio_row("commfree-rows / commfree", "commfree-rows", median_of("commfree"))
+    found = verdicts(records)
+    if found:
+        lines += ["", f"Goals of issue 4 ({GOAL_LAUNCH}; ratios of Mupdates/s, the median over the runs of "
+                  f"each run's ratio, with its ~95% interval): {goals.summary_line(found)}"]
+        lines += [v.line() for v in found]
     return "\n".join(lines)
 
 
@@ -224,7 +234,9 @@ def plot(records: list[dict], out_dir: Path) -> Path | None:
 
 
 def report(out_dir: Path) -> str:
-    return write_report("run_heat_bench", out_dir, "heat.jsonl", load(out_dir), summary, plot)
+    text = write_report("run_heat_bench", out_dir, "heat.jsonl", load(out_dir), summary, plot)
+    goals.write(out_dir / "goals.json", verdicts(load(out_dir)))
+    return text
 
 
 # ---------------------------------------------------------------- command line

@@ -10,11 +10,13 @@ second (cells per rank x ranks x variables / time per step).
     bench/minighost/run_minighost_bench.py --launches emulated-2,multihost-2 --ndims 10,20,50
     bench/minighost/run_minighost_bench.py --report DIR      the table and plot of an earlier run again
 
-Every point is the median of --repeats runs; the runs of one repeat go through all configurations
-before the next repeat starts, and the variants of a configuration run in rotated order, so a slow
-spell of the machine does not land on one variant. Each run is one mpirun of gw-minighost with enough
-time steps for about --seconds of stepping. Writes results/minighost-<timestamp>/ (or --out):
-minighost.jsonl (gw-minighost's JSON lines with the launch added), summary.txt, minighost.png and
+Every point is one mpirun of gw-minighost in its side-by-side mode (--variant gw,mpi,commfree
+--rounds R) per repeat: the three variants live in the same job and take turns, each doing its share
+of the time steps in every round (about --seconds of stepping per variant in all), timed between
+barriers in rotated order. The goals are judged by the median over all rounds of the per-round time
+ratios: the variants of a round ran moments apart, so the VM's slow and fast spells (seconds long,
+up to 1.5x apart) cancel. Writes results/minighost-<timestamp>/ (or --out): minighost.jsonl
+(gw-minighost's JSON lines with the launch and repeat added), summary.txt, minighost.png and
 meta.json. Only a run on an otherwise idle machine means anything: the load average is recorded.
 """
 from __future__ import annotations
@@ -30,9 +32,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_common import (LAUNCH, add_driver_options, announce, chosen_launches, finish_axis,  # noqa: E402
-                          finish_meta, load_records, new_meta, paired_median, parse_json_line, pyplot, results_dir,
+                          finish_meta, load_records, new_meta, parse_json_line, pyplot, results_dir,
                           save_figure, write_report)
 from bench_common import APP_LAUNCHES as LAUNCHES  # noqa: E402
+import goals  # noqa: E402
 
 VARIANTS = ["gw", "mpi", "commfree"]
 COMM_NAMES = {10: "BSPMA", 11: "SVAF"}
@@ -43,27 +46,28 @@ def goal_speedup(ndim: int) -> float:
 
 # ---------------------------------------------------------------- running
 
-def time_steps(ndim: int, num_vars: int, ranks: int, seconds: float) -> int:
-    """Steps for about `seconds` of stepping. A 3D7PT cell update with its share of the exchange and
-    the checks costs 1-2 ns per core here (NDIM 20: 7-10 us per step for 8000 cells; NDIM 75 with
-    20 variables: 14-17 ms for 8.4 M), plus a few us per step; ranks beyond the cores share them.
-    (An older estimate of 4 ns per cell with a 2000-step cap made small runs last 10-15 ms and
-    large ones 5 steps, too short to leave start-up effects and the VM's jitter behind.)"""
+def time_steps(ndim: int, num_vars: int, ranks: int, seconds: float, rounds: int) -> int:
+    """Steps for about `seconds` of stepping per variant, at least two per round. A 3D7PT cell
+    update with its share of the exchange and the checks costs 1-3 ns per core here (NDIM 20: 7-10
+    us per step for 8000 cells; NDIM 100 with 20 variables: 45-55 ms for 20 M), plus a few us per
+    step; ranks beyond the cores share them."""
     cores = os.cpu_count() or 1
     per_step = 1.5e-9 * ndim ** 3 * num_vars * max(1.0, ranks / cores) + 3e-6
-    return max(10, min(100000, int(seconds / per_step)))
+    return max(2 * rounds, min(200000, int(seconds / per_step)))
 
 
-def run_one(launch: str, config: dict, variant: str, opts, log) -> dict | None:
+def run_one(launch: str, config: dict, opts, log) -> list[dict] | None:
+    """One job running every variant of a configuration side by side; their JSON records."""
     path, ranks, rpn = LAUNCHES[launch]
     program = Path(opts.build_dir) / "apps" / "minighost" / "gw-minighost"
     command = [str(LAUNCH), "--mpi", opts.mpi, "--path", path, "-n", str(ranks), "--timeout", str(opts.timeout)]
     if rpn:
         command += ["--rpn", str(rpn)]
-    steps = time_steps(config["ndim"], config["vars"], ranks, opts.seconds)
-    command += ["--", str(program), "--variant", variant, "--scaling", "2", "--ndim", str(config["ndim"]),
-                "--num_vars", str(config["vars"]), "--comm_method", str(config["comm"]),
-                "--stencil", str(opts.stencil), "--num_tsteps", str(steps), "--report_diffusion", "0"]
+    steps = time_steps(config["ndim"], config["vars"], ranks, opts.seconds, opts.rounds)
+    command += ["--", str(program), "--variant", ",".join(opts.variant_list), "--rounds", str(min(opts.rounds, steps)),
+                "--scaling", "2", "--ndim", str(config["ndim"]), "--num_vars", str(config["vars"]),
+                "--comm_method", str(config["comm"]), "--stencil", str(opts.stencil), "--num_tsteps", str(steps),
+                "--report_diffusion", "0"]
     log.write(f"\n== {shlex.join(command)}\n")
     if opts.dry_run:
         print(shlex.join(command))
@@ -72,38 +76,40 @@ def run_one(launch: str, config: dict, variant: str, opts, log) -> dict | None:
     log.write(result.stdout + result.stderr)
     log.flush()
     records = [r for r in map(parse_json_line, result.stdout.splitlines()) if r and r.get("app") == "minighost"]
-    if result.returncode != 0 or not records:
-        print(f"!! {launch} {variant} {config}: exit status {result.returncode} (see the log)", flush=True)
+    if result.returncode != 0 or len(records) != len(opts.variant_list):
+        print(f"!! {launch} {config}: exit status {result.returncode} (see {log.name})", flush=True)
         return None
-    record = records[-1]
-    record.pop("final_interior_sums", None)
-    record["launch"] = launch
-    record["path"] = path
-    return record
+    for record in records:
+        record.pop("final_interior_sums", None)
+        record["launch"] = launch
+        record["path"] = path
+    return records
 
 
 def run_matrix(opts, launches: list[str], configs: list[dict], out_dir: Path) -> list[str]:
     failures = []
-    total = opts.repeats * len(launches) * len(configs) * len(opts.variant_list)
+    total = opts.repeats * len(launches) * len(configs)
     done = 0
     with open(out_dir / "minighost.jsonl", "a") as jsonl, open(out_dir / "minighost.log", "a") as log:
         for repeat in range(opts.repeats):
             for launch in launches:
-                for index, config in enumerate(configs):
-                    shift = (repeat + index) % len(opts.variant_list)
-                    for variant in opts.variant_list[shift:] + opts.variant_list[:shift]:
-                        record = run_one(launch, config, variant, opts, log)
-                        done += 1
-                        if record is None:
-                            if not opts.dry_run:
-                                failures.append(f"{launch} {variant} {config}")
-                            continue
+                for config in configs:
+                    records = run_one(launch, config, opts, log)
+                    done += 1
+                    if records is None:
+                        if not opts.dry_run:
+                            failures.append(f"{launch} {config}")
+                        continue
+                    for record in records:
                         record["repeat"] = repeat
                         jsonl.write(json.dumps(record, separators=(",", ":")) + "\n")
-                        jsonl.flush()
-                        print(f"[{done}/{total}] run {repeat + 1} {launch} NDIM {config['ndim']:>3} "
-                              f"vars {config['vars']:>2} {COMM_NAMES[config['comm']]:<5} {variant:<8} "
-                              f"{record['elements_per_s']:.3e} elements/s", flush=True)
+                    jsonl.flush()
+                    by_variant = {r["variant"]: r for r in records}
+                    ratio = paired_ratio(records, (launch, opts.stencil, config["vars"], config["comm"], config["ndim"]))
+                    rates = "  ".join(f"{v} {by_variant[v]['elements_per_s']:.3e}" for v in opts.variant_list)
+                    print(f"[{done}/{total}] {launch} NDIM {config['ndim']:>3} vars {config['vars']:>2} "
+                          f"{COMM_NAMES[config['comm']]:<5} elements/s: {rates}"
+                          + (f"  gw/mpi {ratio:.2f}" if ratio else ""), flush=True)
     return failures
 
 
@@ -122,14 +128,27 @@ def medians(records: list[dict]) -> dict[tuple, float]:
     return {key: statistics.median(values) for key, values in groups.items()}
 
 
-def paired_ratio(records: list[dict], key: tuple) -> float | None:
-    """Median over repeats of gw / mpi at one point (launch, stencil, num_vars, comm_method, ndim):
-    in each repeat the variants of a point ran back to back, so the VM's slow and fast phases cancel."""
-    by_repeat: dict[str, dict[int, float]] = {}
+def round_rates(records: list[dict], key: tuple) -> dict[str, dict[tuple, float]]:
+    """variant -> {(repeat, round): 1 / seconds of that round} at one point (launch, stencil,
+    num_vars, comm_method, ndim); every variant does the same steps in a round, so these compare as
+    speeds. Records without rounds (a run of one variant) count as one round."""
+    rates: dict[str, dict[tuple, float]] = {}
     for r in records:
-        if "repeat" in r and (r["launch"], r["stencil"], r["num_vars"], r["comm_method"], r["nx"]) == key:
-            by_repeat.setdefault(r["variant"], {})[r["repeat"]] = r["elements_per_s"]
-    return paired_median(by_repeat.get("gw", {}), by_repeat.get("mpi", {}))
+        if (r["launch"], r["stencil"], r["num_vars"], r["comm_method"], r["nx"]) != key:
+            continue
+        rounds = r.get("round_seconds") or [r["time_per_step_s"]]
+        for k, seconds in enumerate(rounds):
+            if seconds and seconds > 0:
+                rates.setdefault(r["variant"], {})[(r.get("repeat", 0), k)] = 1.0 / seconds
+    return rates
+
+
+def paired_ratio(records: list[dict], key: tuple, top: str = "gw", bottom: str = "mpi") -> float | None:
+    """Median over all rounds of top's speed over bottom's at one point: the variants of a round ran
+    moments apart in one job, so the VM's slow and fast phases cancel."""
+    rates = round_rates(records, key)
+    ratios = goals.paired_ratios(rates.get(top, {}), rates.get(bottom, {}))
+    return statistics.median(ratios) if ratios else None
 
 
 def ordered_launches(keys) -> list[str]:
@@ -137,13 +156,31 @@ def ordered_launches(keys) -> list[str]:
     return [name for name in LAUNCHES if name in present]
 
 
+def verdicts(records: list[dict]) -> list[goals.Verdict]:
+    """Issue 6's goals on one node: gw / mpi in speed, the median over all rounds of the per-round
+    ratios, at least 1.3 for NDIM <= 20 and 1.0 above."""
+    points = medians(records)
+    found = []
+    for launch in ordered_launches(points):
+        if launch not in ("intra-2", "intra-4"):
+            continue
+        for stencil, num_vars, comm, n in sorted({k[1:5] for k in points if k[0] == launch}):
+            rates = round_rates(records, (launch, stencil, num_vars, comm, n))
+            found.append(goals.judge(
+                "minighost", f"{launch} NDIM {n:>3}, {num_vars:>2} var, {COMM_NAMES.get(comm, comm)}", "gw / mpi",
+                goals.paired_ratios(rates.get("gw", {}), rates.get("mpi", {})), goal_speedup(n), at_least=True,
+                unit="paired rounds", headline=(n, num_vars, comm) in ((10, 1, 10), (20, 20, 10), (100, 20, 10))))
+    return [v for v in found if v]
+
+
 def summary(records: list[dict]) -> str:
     points = medians(records)
     runs = sorted({sum(1 for r in records if (r["launch"], r["stencil"], r["num_vars"], r["comm_method"], r["nx"],
                                                r["variant"]) == key) for key in points})
-    lines = [f"miniGhost: mesh elements/s (median of {', '.join(map(str, runs))} runs), weak scaling, "
-             "NDIM^3 cells per rank; gw/mpi > 1 means ghostwire is faster"]
-    goals = []
+    rounds = sorted({len(r.get("round_seconds") or [0]) for r in records})
+    lines = [f"miniGhost: mesh elements/s (median of {', '.join(map(str, runs))} jobs of {', '.join(map(str, rounds))} "
+             "rounds, the variants side by side), weak scaling, NDIM^3 cells per rank; gw/mpi > 1 means ghostwire "
+             "is faster"]
     for launch in ordered_launches(points):
         groups = sorted({(k[1], k[2], k[3]) for k in points if k[0] == launch})
         for stencil, num_vars, comm in groups:
@@ -156,30 +193,19 @@ def summary(records: list[dict]) -> str:
                 cells = [points.get((launch, stencil, num_vars, comm, n, variant)) for n in ndims]
                 if any(c is not None for c in cells):
                     lines.append(f"{variant:<14}" + "".join(f"{c:>10.3e}" if c else f"{'-':>10}" for c in cells))
-            ratio_row = []
-            for n in ndims:
-                gw = points.get((launch, stencil, num_vars, comm, n, "gw"))
-                mpi = points.get((launch, stencil, num_vars, comm, n, "mpi"))
-                ratio = gw / mpi if gw and mpi else None
-                ratio_row.append(f"{ratio:>10.2f}" if ratio else f"{'-':>10}")
-                if ratio and launch in ("intra-2", "intra-4"):
-                    want = goal_speedup(n)
-                    paired = paired_ratio(records, (launch, stencil, num_vars, comm, n))
-                    judged = paired if paired is not None else ratio
-                    how = f" (median of paired repeats; ratio of medians {ratio:.2f})" if paired is not None else ""
-                    verdict = "met" if judged >= want else "NOT MET"
-                    goals.append(f"  goal {verdict:>7}: {launch} NDIM {n:>3}, {num_vars:>2} var, "
-                                 f"{COMM_NAMES.get(comm, comm)}: gw / mpi = {judged:.2f}{how} (at least {want:.1f})")
-            lines.append(f"{'gw / mpi':<14}" + "".join(ratio_row))
-            free_row = []
-            for n in ndims:
-                gw = points.get((launch, stencil, num_vars, comm, n, "gw"))
-                free = points.get((launch, stencil, num_vars, comm, n, "commfree"))
-                free_row.append(f"{gw / free:>10.2f}" if gw and free else f"{'-':>10}")
-            lines.append(f"{'gw / commfree':<14}" + "".join(free_row))
-    if goals:
-        met = sum(1 for g in goals if " met:" in g)
-        lines += ["", f"Goals of issue 6 (one node): {met} of {len(goals)} met"] + goals
+            for title, bottom in (("gw / mpi", "mpi"), ("gw / commfree", "commfree"),
+                                  ("commfree / mpi", None)):
+                row = []
+                for n in ndims:
+                    top = points.get((launch, stencil, num_vars, comm, n, "gw" if bottom else "commfree"))
+                    under = points.get((launch, stencil, num_vars, comm, n, bottom or "mpi"))
+                    row.append(f"{top / under:>10.2f}" if top and under else f"{'-':>10}")
+                lines.append(f"{title:<14}" + "".join(row))
+    found = verdicts(records)
+    if found:
+        lines += ["", f"Goals of issue 6 (one node; gw / mpi in speed, the median over the rounds of each round's "
+                  f"ratio, with its ~95% interval): {goals.summary_line(found)}"]
+        lines += [v.line() for v in found]
     return "\n".join(lines)
 
 
@@ -218,7 +244,9 @@ def plot(records: list[dict], out_dir: Path) -> Path | None:
 
 
 def report(out_dir: Path) -> str:
-    return write_report("run_minighost_bench", out_dir, "minighost.jsonl", load(out_dir), summary, plot)
+    text = write_report("run_minighost_bench", out_dir, "minighost.jsonl", load(out_dir), summary, plot)
+    goals.write(out_dir / "goals.json", verdicts(load(out_dir)))
+    return text
 
 
 # ---------------------------------------------------------------- command line
@@ -242,16 +270,19 @@ def main() -> int:
     parser.add_argument("--stencil", type=int, default=23, choices=[21, 22, 23, 24], help="miniGhost stencil")
     parser.add_argument("--variants", default=",".join(VARIANTS), help="gw-minighost variants")
     parser.add_argument("--launches", default="intra-2,intra-4", help=f"comma separated, of: {', '.join(LAUNCHES)}")
-    add_driver_options(parser, "minighost", repeats=3, seconds=0.3, seconds_help="stepping time of a run",
-                       timeout=600, timeout_help="seconds per run")
+    parser.add_argument("--rounds", type=int, default=15,
+                        help="rounds in which the variants of a job take turns (the goals' statistic is over them)")
+    add_driver_options(parser, "minighost", repeats=1, seconds=0.5,
+                       seconds_help="stepping time of each variant in a job", timeout=600,
+                       timeout_help="seconds per job")
     opts = parser.parse_args()
 
     if opts.report:
         return 0 if report(Path(opts.report)) else 1
     if opts.quick:
-        opts.ndims, opts.repeats, opts.seconds = "10,30", 1, 0.05
-    if opts.repeats < 1 or opts.seconds <= 0:
-        sys.exit("run_minighost_bench: --repeats must be at least 1 and --seconds positive")
+        opts.ndims, opts.repeats, opts.seconds, opts.rounds = "10,30", 1, 0.05, 3
+    if opts.repeats < 1 or opts.seconds <= 0 or opts.rounds < 1:
+        sys.exit("run_minighost_bench: --repeats and --rounds must be at least 1 and --seconds positive")
     opts.variant_list = [v for v in opts.variants.split(",") if v]
     unknown = [v for v in opts.variant_list if v not in VARIANTS]
     if unknown:

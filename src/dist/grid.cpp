@@ -20,21 +20,17 @@ BlockLayout block_layout(const PatternCore& pattern, const HaloSpec* halo, int r
     lead[d] = halo ? halo->width[d] : 0;
     padded[d] = b.extent[d] + 2 * lead[d];
   }
+  // Rows rounded up to whole cache lines, the block shifted so that local cell 0 starts a line
+  // (the ghost cells before it end the line before): every row's cell 0 is then on a line start
+  // with the least padding. (A whole line of lead before each row, as long rows once had, stores
+  // 112 doubles per row for miniGhost's 100-cell rows instead of 104: 7% more memory traffic for
+  // a memory-bound stencil, measured as 5-7% more compute per step than the same kernel on the
+  // mpi variant's arrays.)
   const int last = n - 1;
-  Index per_line = 0;  // elements per cache line, when rows are aligned
-  bool short_rows = false;
+  Index per_line = 0;
   if (halo && n >= 2 && element_size > 0 && cache_line % element_size == 0) {
     per_line = static_cast<Index>(cache_line / element_size);
-    auto round_up = [per_line](Index elements) { return (elements + per_line - 1) / per_line * per_line; };
-    if (static_cast<std::size_t>(b.extent[last]) * element_size >= aligned_row_bytes) {
-      lead[last] = round_up(halo->width[last]);
-      padded[last] = round_up(lead[last] + b.extent[last] + halo->width[last]);
-    } else {
-      // Short rows: a whole line of lead would waste most of each row, so the rows are only
-      // rounded up to whole lines and the block is shifted to put local cell 0 on a line start.
-      padded[last] = round_up(padded[last]);
-      short_rows = true;
-    }
+    padded[last] = (padded[last] + per_line - 1) / per_line * per_line;
   }
   Index stride = 1;
   for (int d = n - 1; d >= 0; --d) {
@@ -43,7 +39,7 @@ BlockLayout block_layout(const PatternCore& pattern, const HaloSpec* halo, int r
     stride *= padded[d];
   }
   b.elements = stride;
-  if (short_rows) {
+  if (per_line > 0) {
     const Index shift = (per_line - b.origin % per_line) % per_line;
     b.origin += shift;
     b.elements += shift;

@@ -28,13 +28,11 @@ struct BlockLayout {
 // `halo` null: no ghost cells (arrays). Grids of two or more dimensions pad their rows so that
 // every row's local cell 0 starts a cache line: vector loads and stores of a row's owned cells then
 // never straddle lines, and neither do the loads of the rows and planes around them (miniGhost's
-// 3-D 7-point stencil on 20^3 cells: the sweep 25% faster, a whole step's compute 9%). Rows of at
-// least `aligned_row_bytes` get a whole line of lead; shorter rows are rounded up to whole lines
-// and the block is shifted to align cell 0 (a line of lead would double a 20-cell row). The
-// padding depends only on the rank's extents, the halo and the element size, so every rank
+// 3-D 7-point stencil on 20^3 cells: the sweep 25% faster, a whole step's compute 9%): rows are
+// rounded up to whole lines and the block is shifted to align cell 0, the least padding that does
+// it. The padding depends only on the rank's extents, the halo and the element size, so every rank
 // computes every layout.
 inline constexpr std::size_t cache_line = 64;
-inline constexpr std::size_t aligned_row_bytes = 512;
 BlockLayout block_layout(const PatternCore& pattern, const HaloSpec* halo, int rank, std::size_t element_size);
 
 struct GridState {

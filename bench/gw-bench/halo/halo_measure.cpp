@@ -174,6 +174,7 @@ std::vector<HaloResult> measure_case(RunContext& context, const HaloOptions& o, 
     r.bytes_per_exchange = stats.bytes_per_exchange;
     r.messages = stats.messages;
     r.neighbours = stats.neighbours;
+    for (double s : seconds[k]) r.usec_per_repeat.push_back(usec(s));
     results.push_back(r);
   }
   return results;

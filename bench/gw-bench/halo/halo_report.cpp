@@ -43,6 +43,11 @@ const HaloResult* find(const std::vector<HaloResult>& row, const std::string& im
 }  // namespace
 
 std::string halo_json_line(const HaloResult& r, const HaloRun& run) {
+  std::string repeats;
+  for (std::size_t k = 0; k < r.usec_per_repeat.size(); ++k) {
+    if (k > 0) repeats += ',';
+    repeats += number(r.usec_per_repeat[k]);
+  }
   return "{\"bench\":\"halo\",\"case\":" + quoted(r.case_name) + ",\"impl\":" + quoted(r.impl) +
          ",\"path\":" + quoted(run.path) + ",\"ranks\":" + std::to_string(run.ranks) + ",\"usec\":" + number(r.usec) +
          ",\"usec_min\":" + number(r.usec_min) + ",\"usec_max\":" + number(r.usec_max) +
@@ -51,7 +56,8 @@ std::string halo_json_line(const HaloResult& r, const HaloRun& run) {
          ",\"repeats\":" + std::to_string(r.repeats) + ",\"iterations\":" + std::to_string(r.iterations) +
          ",\"transport\":" + (r.transport.empty() ? std::string("null") : quoted(r.transport)) +
          ",\"nodes\":" + std::to_string(run.nodes) + ",\"hosts\":" + std::to_string(run.hosts) +
-         ",\"mpi\":" + quoted(run.mpi) + ",\"verify\":" + quoted(run.verify) + "}";
+         ",\"mpi\":" + quoted(run.mpi) + ",\"verify\":" + quoted(run.verify) + ",\"usec_per_repeat\":[" + repeats +
+         "]}";
 }
 
 const HaloResult* best_mpi(const std::vector<HaloResult>& row) {

@@ -1,0 +1,19 @@
+#!/bin/sh
+# The main job in its smoke-test form, end to end: bench/run_suite.py --quick must succeed, print
+# the closing summary with every benchmark, and leave goals.json, report.md and the plots.
+#   suite_quick.sh PYTHON SOURCE_DIR BUILD_DIR OUT_DIR
+set -eu
+python=$1 source=$2 build=$3 out=$4
+rm -rf "$out"
+"$python" "$source/bench/run_suite.py" --quick --build-dir "$build" --results "$out" > "$out.log" 2>&1 || {
+  cat "$out.log"; echo "suite_quick: run_suite.py failed"; exit 1; }
+cat "$out.log"
+folder=$(ls -d "$out"/*)
+for file in goals.json report.md summary.txt latency.png halo.png dist.png heat/heat.png minighost/minighost.png; do
+  [ -s "$folder/$file" ] || { echo "suite_quick: $folder/$file is missing or empty"; exit 1; }
+done
+for benchmark in latency bandwidth halo dist heat minighost; do
+  grep -Eq "^$benchmark +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+$" "$out.log" || {
+    echo "suite_quick: no summary row for $benchmark"; exit 1; }
+done
+echo "suite_quick: passed"
