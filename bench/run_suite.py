@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ghostwire's benchmark suite, the main job: every benchmark through scripts/launch on each
 execution path (intra, emulated, multihost), side by side with the MPI variants and the floors, in
-about 8 minutes on 2 cores. Collects the JSON lines into results/<timestamp>/, judges every goal by
+about 7 minutes on 2 cores. Collects the JSON lines into results/<timestamp>/, judges every goal by
 paired ratios (bench/goals.py), prints a comparison table per benchmark and a closing summary, and
 writes summary.txt, report.md (the tables as markdown), goals.json and the plots there.
 
@@ -101,9 +101,9 @@ SUITE: list[Benchmark] = [
     # gw-bench latency and bandwidth (issue 2): ranks 0 and 1, every message's stamps verified.
     Benchmark(
         name="latency", program="bench/gw-bench", args=["latency", *MESSAGE_TIMING], quick_args=QUICK_MESSAGE_ARGS,
-        launches=[Launch("intra", args=["--sizes", MESSAGE_SIZES_INTRA], seconds=20),
-                  Launch("emulated", rpn=1, args=["--sizes", MESSAGE_SIZES_NODES], seconds=15),
-                  Launch("multihost", args=["--sizes", MESSAGE_SIZES_NODES], seconds=20)],
+        launches=[Launch("intra", args=["--sizes", MESSAGE_SIZES_INTRA], seconds=10),
+                  Launch("emulated", rpn=1, args=["--sizes", MESSAGE_SIZES_NODES], seconds=7),
+                  Launch("multihost", args=["--sizes", MESSAGE_SIZES_NODES], seconds=8)],
         table=Table(row="bytes", value="usec", title="one-way latency [usec]"),
         plot=Plot(x="bytes", y="usec", xlabel="message size [bytes]", ylabel="one-way latency [usec]"),
         goals=[Goal("intra", 8, "gw", "raw", 1.3, "gw within 1.3x of raw at 8 B"),
@@ -114,9 +114,9 @@ SUITE: list[Benchmark] = [
     Benchmark(
         name="bandwidth", program="bench/gw-bench", args=["bandwidth", "--min-time", "0.04", "--repeats", "5"],
         quick_args=QUICK_MESSAGE_ARGS,
-        launches=[Launch("intra", args=["--sizes", "8,4K,64K,4M"], seconds=10),
-                  Launch("emulated", rpn=1, args=["--sizes", "8,4K,64K,4M"], seconds=10),
-                  Launch("multihost", args=["--sizes", "8,4K,64K,4M"], seconds=15)],
+        launches=[Launch("intra", args=["--sizes", "8,4K,64K,4M"], seconds=4),
+                  Launch("emulated", rpn=1, args=["--sizes", "8,4K,64K,4M"], seconds=6),
+                  Launch("multihost", args=["--sizes", "8,4K,64K,4M"], seconds=9)],
         table=Table(row="bytes", value="mbps", title="streaming bandwidth [MB/s]", higher_is_better=True),
         plot=Plot(x="bytes", y="mbps", xlabel="message size [bytes]", ylabel="bandwidth [MB/s]"),
         duels=[("gw-p2p", "gw-rma")]),
@@ -147,14 +147,14 @@ def halo_goals() -> list[Goal]:
     return goals_
 
 
-HALO_TIMING = ["--min-time", "0.03", "--repeats", "9"]
+HALO_TIMING = ["--min-time", "0.03", "--repeats", "15"]
 SUITE.append(Benchmark(
     name="halo", program="bench/gw-bench", args=["halo"],
     quick_args=["--cases", "2d-512-h1,3d-64-7pt,unstructured", "--points", "5000", "--min-time", "0.01",
                 "--repeats", "2", "--warmup", "2"],
-    launches=[Launch("intra", args=HALO_TIMING, seconds=35), Launch("intra", 4, args=HALO_TIMING, seconds=40),
-              Launch("emulated", rpn=1, args=["--min-time", "0.02", "--repeats", "3"], seconds=20),
-              Launch("multihost", args=HALO_TIMING, seconds=40), Launch("multihost", 4, args=HALO_TIMING, seconds=45)],
+    launches=[Launch("intra", args=HALO_TIMING, seconds=25), Launch("intra", 4, args=HALO_TIMING, seconds=30),
+              Launch("emulated", rpn=1, args=["--min-time", "0.02", "--repeats", "3"], seconds=6),
+              Launch("multihost", args=HALO_TIMING, seconds=25), Launch("multihost", 4, args=HALO_TIMING, seconds=30)],
     table=Table(row="case", value="usec", title="time per exchange [usec] (slowest rank)", keep_order=True),
     plot=Plot(x="case", y="usec", xlabel="case", ylabel="time per exchange [usec]", logx=False, bars=True),
     goals=halo_goals()))
@@ -166,9 +166,9 @@ SUITE.append(Benchmark(
 SUITE.append(Benchmark(
     name="dist", program="bench/gw-dist-bench", args=["--variant", "all", "--sizes", "1024,4096"],
     quick_args=["--quick"],
-    launches=[Launch("intra", args=["--repeats", "11", "--min-time", "0.1"], seconds=50),
-              Launch("emulated", rpn=1, args=["--repeats", "3", "--min-time", "0.05"], seconds=20),
-              Launch("multihost", args=["--repeats", "3", "--min-time", "0.05"], seconds=25)],
+    launches=[Launch("intra", args=["--repeats", "21", "--min-time", "0.1"], seconds=45),
+              Launch("emulated", rpn=1, args=["--repeats", "3", "--min-time", "0.05"], seconds=6),
+              Launch("multihost", args=["--repeats", "3", "--min-time", "0.05"], seconds=7)],
     table=Table(row="case", value="usec", title="time per halo update or Jacobi step [usec] (slowest rank)",
                 keep_order=True),
     plot=Plot(x="case", y="usec", xlabel="case", ylabel="time per operation [usec]", logx=False, bars=True),
@@ -185,20 +185,20 @@ SUITE.append(Benchmark(
 # point, the others at three tile sizes. bench/heat/run_heat_bench.py judges the goals.
 SUITE.append(Benchmark(
     name="heat", script="bench/heat/run_heat_bench.py",
-    script_runs=[ScriptRun(["--launches", "intra-2", "--grids", "1024", "--tiles", "8,16,32,64,128", "--repeats", "7",
+    script_runs=[ScriptRun(["--launches", "intra-2", "--grids", "1024", "--tiles", "8,16,32,64,128", "--repeats", "13",
                             "--seconds", "0.15"],
-                           ["--quick", "--launches", "intra-2"], 70, "intra-2"),
+                           ["--quick", "--launches", "intra-2"], 85, "intra-2"),
                  ScriptRun(["--launches", "intra-4,emulated-2,multihost-2", "--grids", "1024", "--tiles", "8,32,128",
                             "--repeats", "3", "--seconds", "0.1"],
-                           ["--quick", "--launches", "emulated-2"], 45, "intra-4, emulated-2, multihost-2")]))
+                           ["--quick", "--launches", "emulated-2"], 27, "intra-4, emulated-2, multihost-2")]))
 
 # gw-minighost (issue 6): weak scaling over NDIM, gw against plain MPI and commfree side by side in
 # one job per point (bench/minighost/run_minighost_bench.py, which judges the goals).
 SUITE.append(Benchmark(
     name="minighost", script="bench/minighost/run_minighost_bench.py",
-    script_runs=[ScriptRun(["--ndims", "10,20,50,100", "--vars", "1,20", "--launches", "intra-2", "--seconds", "0.5",
-                            "--rounds", "15"],
-                           ["--quick", "--vars", "1", "--launches", "intra-2"], 60, "intra-2")]))
+    script_runs=[ScriptRun(["--ndims", "10,20,50,100", "--vars", "1,20", "--launches", "intra-2", "--seconds", "1.0",
+                            "--rounds", "25"],
+                           ["--quick", "--vars", "1", "--launches", "intra-2"], 100, "intra-2")]))
 
 # Column order and short names: the implementations of gw-bench first, anything else after.
 KNOWN_IMPLS = ["gw", "gw-p2p", "gw-rma", "mpi-sendrecv", "mpi-put-flag", "mpi-isend", "mpi-persistent",
