@@ -196,9 +196,9 @@ SUITE.append(Benchmark(
 # one job per point (bench/minighost/run_minighost_bench.py, which judges the goals).
 SUITE.append(Benchmark(
     name="minighost", script="bench/minighost/run_minighost_bench.py",
-    script_runs=[ScriptRun(["--ndims", "10,20,50,100", "--vars", "1,20", "--launches", "intra-2", "--seconds", "1.0",
-                            "--rounds", "25"],
-                           ["--quick", "--vars", "1", "--launches", "intra-2"], 100, "intra-2")]))
+    script_runs=[ScriptRun(["--ndims", "10,20,50,100", "--vars", "1,20", "--launches", "intra-2", "--seconds", "0.6",
+                            "--rounds", "15", "--repeats", "2"],
+                           ["--quick", "--vars", "1", "--launches", "intra-2"], 110, "intra-2")]))
 
 # Column order and short names: the implementations of gw-bench first, anything else after.
 KNOWN_IMPLS = ["gw", "gw-p2p", "gw-rma", "mpi-sendrecv", "mpi-put-flag", "mpi-isend", "mpi-persistent",
@@ -350,7 +350,7 @@ def report(benchmarks: list[Benchmark], out_dir: Path, plots: bool, minutes: flo
             image = draw_plots(bench.name, bench.plot, records, out_dir, KNOWN_IMPLS, [l.label for l in bench.launches])
             if image:
                 images.append(image)
-    closing = closing_summary(all_verdicts, out_dir, images, minutes)
+    closing = closing_summary(all_verdicts, out_dir, images, minutes, machine_line(out_dir, results))
     if quick or out_dir.name.endswith("-quick"):
         closing += "\n(--quick: a smoke test with short runs; these verdicts are not measurements)"
     summary = "\n\n".join(sections + [closing])
@@ -361,11 +361,33 @@ def report(benchmarks: list[Benchmark], out_dir: Path, plots: bool, minutes: flo
     return sum(1 for vs in all_verdicts.values() for v in vs if v.status == "NOT MET")
 
 
+def machine_line(out_dir: Path, results: dict[str, list[dict]]) -> str:
+    """The machine as this run found it: CPU, cores, load, and the core-to-core latency (the raw
+    floor of the 8-byte ping-pong). On a VM the host may place the two vCPUs on one physical core's
+    two threads (one-way ~40 ns: the cores share their caches, and compute slower) or on two cores
+    (~65 ns, compute faster); the ratios of latency-bound goals move with it."""
+    text = ""
+    meta_path = out_dir / "meta.json"
+    if meta_path.exists():
+        meta = json.loads(meta_path.read_text())
+        machine = meta.get("machine", {})
+        loads = [meta.get("machine", {}).get("load_average", [None])[0], (meta.get("load_average_at_end") or [None])[0]]
+        text = f"{machine.get('cpu', '?')}, {machine.get('cores', '?')} cores, commit {machine.get('commit', '?')}"
+        if None not in loads:
+            text += f", load average {loads[0]:.2f} at the start and {loads[1]:.2f} at the end"
+    raw = [r for r in results.get("latency", []) if launch_label(r) == "intra" and r["impl"] == "raw" and r["bytes"] == 8]
+    if raw:
+        text += f"; core-to-core one-way latency {1000 * raw[0]['usec']:.0f} ns (8 B, raw floor)"
+    return text
+
+
 def closing_summary(all_verdicts: dict[str, list[goals.Verdict]], out_dir: Path, images: list[Path],
-                    minutes: float | None) -> str:
+                    minutes: float | None, machine: str = "") -> str:
     width = max([len(name) for name in all_verdicts] + [9])
-    lines = ["=" * 100, "Summary" + (f" ({minutes:.1f} minutes)" if minutes else "") + f": {out_dir}",
-             f"{'benchmark':<{width}}" + "".join(f"{s:>9}" for s in goals.STATUSES)]
+    lines = ["=" * 100, "Summary" + (f" ({minutes:.1f} minutes)" if minutes else "") + f": {out_dir}"]
+    if machine:
+        lines.append(f"Machine: {machine}")
+    lines.append(f"{'benchmark':<{width}}" + "".join(f"{s:>9}" for s in goals.STATUSES))
     total = {s: 0 for s in goals.STATUSES}
     for name, verdicts in all_verdicts.items():
         c = goals.counts(verdicts)

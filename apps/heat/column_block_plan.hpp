@@ -51,8 +51,8 @@ class ColumnBlockPlan {
 
   // Receive the next message of block j into the upper / lower halo, if it has arrived: copied
   // in, or (in_place, from a node peer) only marked received, to be read at *_halo_source(j).
-  bool receive_upper_halo(int j) { return receive(j, upper_); }
-  bool receive_lower_halo(int j) { return receive(j, lower_); }
+  bool receive_upper_halo(int j) { return receive(j, upper_, upper_view_); }
+  bool receive_lower_halo(int j) { return receive(j, lower_, lower_view_); }
   // Where the kernel reads the received upper / lower halo of block j (at the block's first
   // column): the node peer's row itself (in_place), or null for my own halo row.
   const double* upper_halo_source(int j) const { return upper_view_.empty() ? nullptr : upper_view_[static_cast<std::size_t>(j)]; }
@@ -101,9 +101,14 @@ class ColumnBlockPlan {
     __builtin_prefetch(first + block_ - 1);  // other widths may end in one more line
   }
 
-  bool receive(int j, int rank) {
-    return protocol_ == Protocol::in_place ? plan_.test_recv_in_place(static_cast<std::size_t>(j), rank)
-                                           : plan_.test_recv(static_cast<std::size_t>(j), rank);
+  // In place, a packed message (GHOSTWIRE_INTRA_PATH=staged) is read in the half of the sender's
+  // double buffer it went to: view() says which after each receipt.
+  bool receive(int j, int rank, std::vector<const double*>& views) {
+    const auto slot = static_cast<std::size_t>(j);
+    if (protocol_ != Protocol::in_place) return plan_.test_recv(slot, rank);
+    if (!plan_.test_recv_in_place(slot, rank)) return false;
+    if (!views.empty()) views[slot] = reinterpret_cast<const double*>(plan_.view(slot, rank));
+    return true;
   }
 
   ghostwire::Plan plan_;

@@ -56,15 +56,21 @@ def time_steps(ndim: int, num_vars: int, ranks: int, seconds: float, rounds: int
     return max(2 * rounds, min(200000, int(seconds / per_step)))
 
 
-def run_one(launch: str, config: dict, opts, log) -> list[dict] | None:
-    """One job running every variant of a configuration side by side; their JSON records."""
+def run_one(launch: str, config: dict, opts, log, repeat: int) -> list[dict] | None:
+    """One job running every variant of a configuration side by side; their JSON records. The
+    variants are set up in an order that rotates with the repeat: a job's first allocations can
+    land in memory that makes strided copies a few percent slower (seen at NDIM 100 with 20
+    variables: whichever variant was set up first lost 2-5%), so repeats give each variant the first
+    place in turn."""
     path, ranks, rpn = LAUNCHES[launch]
     program = Path(opts.build_dir) / "apps" / "minighost" / "gw-minighost"
     command = [str(LAUNCH), "--mpi", opts.mpi, "--path", path, "-n", str(ranks), "--timeout", str(opts.timeout)]
     if rpn:
         command += ["--rpn", str(rpn)]
     steps = time_steps(config["ndim"], config["vars"], ranks, opts.seconds, opts.rounds)
-    command += ["--", str(program), "--variant", ",".join(opts.variant_list), "--rounds", str(min(opts.rounds, steps)),
+    shift = repeat % len(opts.variant_list)
+    order = opts.variant_list[shift:] + opts.variant_list[:shift]
+    command += ["--", str(program), "--variant", ",".join(order), "--rounds", str(min(opts.rounds, steps)),
                 "--scaling", "2", "--ndim", str(config["ndim"]), "--num_vars", str(config["vars"]),
                 "--comm_method", str(config["comm"]), "--stencil", str(opts.stencil), "--num_tsteps", str(steps),
                 "--report_diffusion", "0"]
@@ -94,7 +100,7 @@ def run_matrix(opts, launches: list[str], configs: list[dict], out_dir: Path) ->
         for repeat in range(opts.repeats):
             for launch in launches:
                 for config in configs:
-                    records = run_one(launch, config, opts, log)
+                    records = run_one(launch, config, opts, log, repeat)
                     done += 1
                     if records is None:
                         if not opts.dry_run:

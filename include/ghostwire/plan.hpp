@@ -91,8 +91,9 @@ class Plan {
   void wait_send(std::size_t channel, int neighbour);
 
   // Zero-copy receive. view(c, n) is where the message of (c, n) can be read without copying it:
-  // the node peer's data itself when it is one contiguous run in a Segment (or its staging buffer
-  // when the peer packs), else nullptr (another node: the message must be copied in).
+  // the node peer's data itself when it is one contiguous run in a Segment (or, when the peer
+  // packs, the half of its double staging buffer the last message received went to: ask again
+  // after each test_recv_in_place), else nullptr (another node: the message must be copied in).
   const std::byte* view(std::size_t channel, int neighbour) const;
   // test_recv for a slot with a view(): marks the next message received without copying it; the
   // caller reads it at view() and must call release() when done, before which the sender cannot

@@ -104,7 +104,7 @@ void post(PlanState& p, SendSlot& slot, bool explicit_send) {
       post_message(p, slot, explicit_send && !p.acknowledge_by_reply);
       return;
     case SlotPath::staged:
-      slot.pack.run();
+      slot.pack_into[next & 1u].run();
       [[fallthrough]];
     case SlotPath::intra: {
       // With acknowledge_by_reply the same store acknowledges what this rank consumed of the
@@ -183,18 +183,21 @@ bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) {
     std::uint64_t word = load(slot.local_posted);
     std::uint32_t posted = posted_sequence(word);
     if (posted == slot.sequence) return false;
-    if (posted != expected)
+    // Into a double buffer (staged) the sender may be one message further than the one expected.
+    if (posted != expected && !(slot.path == SlotPath::staged && posted == next_sequence(expected)))
       raise(Errc::internal, "plan " + std::to_string(p.id) + ": " + p.slot_name(slot.channel, slot.rank) +
                                 " expected message " + std::to_string(expected) + " but the sender posted " +
                                 std::to_string(posted));
     if (p.acknowledge_by_reply && slot.reverse_send >= 0)
       p.sends[static_cast<std::size_t>(slot.reverse_send)].acknowledged = posted_acknowledgement(word);
     slot.sequence = expected;
+    if (slot.path == SlotPath::staged) slot.view = slot.staging[expected & 1u];
     if (receipt == Receipt::in_place && slot.view != nullptr) {
       slot.held = true;
       return true;
     }
-    slot.copy.run();
+    if (slot.path == SlotPath::staged) slot.unpack[expected & 1u].run();
+    else slot.copy.run();
     consume(p, slot, receipt);
     return true;
   }
@@ -212,13 +215,17 @@ bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) {
   return true;
 }
 
-// The buffer message `sequence + 1` goes to is free: for staged slots (one staging buffer) the last
-// message was acknowledged; for notified writes into a double buffer, the message before it was.
+// The buffer message `sequence + 1` goes to is free: in place, the last message was acknowledged
+// (the receiver has read the live data); into a double buffer (staged, notified writes), the
+// message before it was, so a sender may run one message ahead of its receiver. (Ranks that share
+// a core then take turns with fewer switches: the receiver need not have run since the last
+// message for the sender to post the next.)
 bool ready_for_next(PlanState& p, SendSlot& slot) {
-  if (slot.path != SlotPath::inter) return acknowledged(p, slot);
   if (acknowledged(p, slot)) return true;
-  return slot.sequence == 0 || slot.acknowledged == slot.sequence - 1 ||
-         (slot.sequence == 1 && slot.acknowledged == 0xFFFFFFFFu);
+  if (slot.path == SlotPath::inter) return is_previous(slot.acknowledged, slot.sequence);
+  if (slot.path != SlotPath::staged) return false;
+  return is_previous(load(slot.local_acked), slot.sequence) ||
+         (p.acknowledge_by_reply && is_previous(slot.acknowledged, slot.sequence));
 }
 
 void start_sends(PlanState& p, const std::vector<std::int32_t>& sends) {

@@ -130,7 +130,7 @@ std::vector<std::string> check_symmetry(PlanState& p, MPI_Comm comm) {
 // Offsets within this rank's part of the plan segment.
 struct SegmentPlan {
   std::size_t posted = 0, acked = 0, bytes = 0;
-  std::vector<std::size_t> staging;                   // by slot (send side)
+  std::vector<std::array<std::size_t, 2>> staging;    // by slot (send side): two buffers
   std::vector<std::array<std::size_t, 2>> buffers;    // by slot (receive side)
 };
 
@@ -174,15 +174,16 @@ SlotPath send_path(const PlanState& p, std::size_t slot) {
 SegmentPlan lay_out_segment(const PlanState& p) {
   std::size_t slots = p.send_pieces.size();
   SegmentPlan plan;
-  plan.staging.assign(slots, 0);
+  plan.staging.assign(slots, {0, 0});
   plan.buffers.assign(slots, {0, 0});
   plan.posted = 0;
   plan.acked = round_up(slots * sizeof(std::uint64_t), line);
   std::size_t offset = plan.acked + round_up(slots * sizeof(std::uint32_t), line);
   for (std::size_t s = 0; s < slots; ++s) {
     if (!p.send_pieces[s].empty() && send_path(p, s) == SlotPath::staged) {
-      plan.staging[s] = offset;
-      offset += round_up(message_bytes(p, p.send_pieces[s]), line);
+      std::size_t bytes = round_up(message_bytes(p, p.send_pieces[s]), line);
+      plan.staging[s] = {offset, offset + bytes};
+      offset += 2 * bytes;
     }
     if (!p.receive_pieces[s].empty() && p.inter_path == SlotPath::inter &&
         !p.world->shares_memory_with(p.neighbours[s / p.channels])) {
@@ -221,7 +222,8 @@ std::vector<std::byte> describe_for(const PlanState& p, const SegmentPlan& layou
           out.layout(piece.layout);
         }
       } else if (path == SlotPath::staged) {
-        out.u64(layout.staging[s]);
+        out.u64(layout.staging[s][0]);
+        out.u64(layout.staging[s][1]);
       }
     }
     out.u64(p.receive_pieces[s].empty() ? 0 : 1);
@@ -345,7 +347,7 @@ void commit_plan(PlanState& p) {
       Signature peer_sends = read_signature(in);
       std::vector<Layout> peer_layouts;
       std::vector<Piece> peer_pieces;
-      std::size_t peer_staging = 0;
+      std::size_t peer_staging[2] = {0, 0};
       SlotPath peer_path = SlotPath::inter;
       if (peer_has_send) {
         peer_path = static_cast<SlotPath>(in.u64());
@@ -365,7 +367,8 @@ void commit_plan(PlanState& p) {
             peer_pieces.push_back({base + segment.data_offset + offsets[k], sizes[k], &peer_layouts[k]});
           }
         } else if (peer_path == SlotPath::staged) {
-          peer_staging = in.u64();
+          peer_staging[0] = in.u64();
+          peer_staging[1] = in.u64();
         }
       }
       const bool peer_has_receive = in.u64() != 0;
@@ -429,9 +432,12 @@ void commit_plan(PlanState& p) {
         } else {
           if (peer_path == SlotPath::staged) {
             Layout whole = Layout::contiguous(0, slot.bytes);
-            Piece staging{peer_part + peer_staging, 1, &whole};
-            slot.copy = CopyProgram::build({&staging, 1}, mine_pieces);
-            slot.view = staging.base;
+            for (int parity = 0; parity < 2; ++parity) {
+              Piece staging{peer_part + peer_staging[parity], 1, &whole};
+              slot.unpack[parity] = CopyProgram::build({&staging, 1}, mine_pieces);
+              slot.staging[parity] = staging.base;
+            }
+            slot.view = slot.staging[1];  // where message 1 will be
           } else {
             slot.copy = CopyProgram::build(peer_pieces, mine_pieces);
             slot.view = single_run(peer_pieces);
@@ -478,9 +484,11 @@ void commit_plan(PlanState& p) {
           slot.ack_id = static_cast<NotificationId>(2 * slots + s);
         } else {
           if (slot.path == SlotPath::staged) {
-            Piece staging{mine + layout.staging[s], 1, &whole};
-            // Streaming stores bypass my cache: right for a peer's core, wrong when I read it back.
-            slot.pack = CopyProgram::build(mine_pieces, {&staging, 1}, r != w.rank);
+            for (int parity = 0; parity < 2; ++parity) {
+              Piece staging{mine + layout.staging[s][static_cast<std::size_t>(parity)], 1, &whole};
+              // Streaming stores bypass my cache: right for a peer's core, wrong when I read it back.
+              slot.pack_into[parity] = CopyProgram::build(mine_pieces, {&staging, 1}, r != w.rank);
+            }
           }
           slot.remote_posted = posted_counter(peer_part, peer_posted, peer_slot);
           slot.local_acked = acknowledgement_counter(mine, layout.acked, s);

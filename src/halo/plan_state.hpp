@@ -35,14 +35,22 @@ struct PieceSpec {
 // How a slot's message travels.
 enum class SlotPath : std::uint8_t {
   intra,     // receiver copies from the sender's live data
-  staged,    // sender packs into shared staging, receiver copies from there
+  staged,    // sender packs into shared staging (two buffers, by message parity), receiver copies from there
   inter,     // pack, notified write (one-sided transport) into the receiver's double buffer
   messages,  // pack, persistent MPI send into the receiver's double buffer (two-sided transport)
 };
 const char* path_name(SlotPath path);
 
-// Message sequence numbers run 1, 2, ... and skip 0, which means "nothing yet".
-inline std::uint32_t next_sequence(std::uint32_t sequence) { return sequence == 0xFFFFFFFFu ? 1u : sequence + 1; }
+// Message sequence numbers run 1, 2, ..., 0xFFFFFFFE, 1, ...: 0 means "nothing yet", and the wrap
+// from an even number to 1 keeps odd and even alternating, as the double buffers need (message k
+// uses buffer k & 1; a wrap from 0xFFFFFFFF to 1 would put two odd messages in a row into one).
+inline std::uint32_t next_sequence(std::uint32_t sequence) { return sequence >= 0xFFFFFFFEu ? 1u : sequence + 1; }
+// The message before `sequence` (0 before the first; 0xFFFFFFFE before a wrapped 1 too: a double
+// buffer's other half is free in both cases).
+inline bool is_previous(std::uint32_t candidate, std::uint32_t sequence) {
+  if (sequence <= 1) return candidate == 0 || candidate == 0xFFFFFFFEu;
+  return candidate == sequence - 1;
+}
 
 // Between node peers, the sender's counter word is the message's sequence number in the low half
 // and, with acknowledge_by_reply, the sequence number of the last message the sender has consumed
@@ -69,12 +77,13 @@ struct SendSlot {
   // intra / staged
   std::uint64_t* remote_posted = nullptr;    // receiver's counter word for this slot (posted_word)
   const std::uint32_t* local_acked = nullptr;  // written by the receiver
-  CopyProgram pack;                           // staged: into staging; inter: into the pack buffer
+  CopyProgram pack;                           // inter: into the pack buffer
   // inter
   std::size_t remote_offset[2] = {0, 0};
   NotificationId remote_data_id[2] = {0, 0};
   NotificationId ack_id = 0;  // my notification the receiver sets
-  // messages: message k goes from buffer k % 2 with a trailer (sequence, flags)
+  // messages: message k goes from buffer k % 2 with a trailer (sequence, flags); staged: message k
+  // is packed into staging buffer k % 2 (pack_into)
   std::byte* buffer[2] = {nullptr, nullptr};
   CopyProgram pack_into[2];
   MPI_Request send_request[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
@@ -97,10 +106,11 @@ struct ReceiveSlot {
   std::int32_t reverse_send = -1;  // the send slot of the same (channel, neighbour), if any
   // intra / staged
   const std::byte* view = nullptr;  // the sender's data (intra, one run) or staging buffer (staged)
+  const std::byte* staging[2] = {nullptr, nullptr};  // staged: the sender's two staging buffers
   const std::uint64_t* local_posted = nullptr;  // written by the sender (posted_word)
   std::uint32_t* remote_acked = nullptr;        // sender's counter for this slot
   CopyProgram copy;
-  // inter / messages
+  // inter / messages / staged (from staging buffer k % 2)
   CopyProgram unpack[2];
   NotificationId data_id[2] = {0, 0};
   NotificationId remote_ack_id = 0;

@@ -110,6 +110,59 @@ TEST(PlanApi, ExchangeOneChannelAtATime) {
   w.barrier();
 }
 
+// A sender may run one exchange ahead of its receiver on a packed (staged) node-peer slot or a
+// message between nodes: rank 0 finishes exchange k and starts k+1 while rank 1 has not yet
+// taken message k. Rank 1 must then still get k (and next k+1), not k+1 twice: the messages go to
+// the two halves of a double buffer. With a single buffer rank 0's start() would wait for rank 1,
+// which waits at the barrier: a timeout.
+TEST(PlanApi, PackedSenderRunsOneExchangeAhead) {
+  World& w = gwtest::world();
+  if (w.size() != 2) GTEST_SKIP() << "needs exactly 2 ranks";
+  constexpr std::size_t count = 8, stride = 16;  // a sparse layout (one element per cache line): packed
+  Segment out(w, count * stride * sizeof(double)), in(w, count * stride * sizeof(double));
+  const int other = 1 - w.rank();
+  Plan plan(w, std::vector<int>{other}, 1);
+  Region o = plan.add_memory(out, sizeof(double)), i = plan.add_memory(in, sizeof(double));
+  const std::size_t extent[1] = {count};
+  const std::ptrdiff_t step[1] = {static_cast<std::ptrdiff_t>(stride)};
+  plan.add_send(0, other, o, Layout::box(0, extent, step));
+  plan.add_receive(0, other, i, Layout::box(0, extent, step));
+  plan.commit();
+  auto* mine = reinterpret_cast<double*>(out.data());
+  const auto* theirs = reinterpret_cast<const double*>(in.data());
+  auto value = [](int rank, int round, std::size_t k) { return 1000.0 * round + 100.0 * rank + static_cast<double>(k); };
+  auto write = [&](int round) {
+    for (std::size_t k = 0; k < count; ++k) mine[k * stride] = value(w.rank(), round, k);
+  };
+  auto check = [&](int round) {
+    for (std::size_t k = 0; k < count; ++k)
+      ASSERT_EQ(theirs[k * stride], value(other, round, k)) << "round " << round << ", element " << k;
+  };
+  for (int round = 1; round <= 20; round += 2) {
+    write(round);
+    plan.start();
+    w.barrier();  // both have posted `round`
+    if (w.rank() == 0) {
+      plan.finish();
+      check(round);
+      write(round + 1);
+      plan.start();  // rank 1 has not taken message `round` yet
+      w.barrier();
+      plan.finish();
+      check(round + 1);
+    } else {
+      w.barrier();  // rank 0 has posted round + 1 already
+      plan.finish();
+      check(round);
+      write(round + 1);
+      plan.start();
+      plan.finish();
+      check(round + 1);
+    }
+  }
+  w.barrier();
+}
+
 TEST(PlanApi, UnstructuredPlanFromGhostMap) {
   World& w = gwtest::world();
   // A random point cloud in the unit cube; points owned by slabs of x; each rank's ghosts are the
