@@ -7,8 +7,9 @@ carries a distribution-free ~95% interval of it (order statistics of the per-rep
 which says how well the run resolved the ratio. Verdicts:
 
   met      the median satisfies the bound
-  tie      it does not, but the interval reaches the bound: this run cannot tell the two apart
-           (parity goals where the difference is smaller than the machine's noise)
+  tie      it does not, but the interval reaches the bound, or the median is within REPRODUCIBILITY
+           of it: the measurement cannot tell the two apart (parity goals where the difference is
+           smaller than the machine's noise)
   floor    the goal is beyond a floor measured in the same run: a variant that does only the
            unavoidable part of the work (e.g. Heat's commfree-rows: the boundary rows move between
            the cores, nothing else) misses the bound itself, and the variant is within the goal's
@@ -27,6 +28,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 STATUSES = ("met", "tie", "floor", "NOT MET")
+
+# How far the median of one paired ratio moves between consecutive runs of the suite on the 2-vCPU
+# VM these goals are measured on, with nothing else running: the same goal's median over five
+# runs spread by 2-4% (Jacobi example 1024^2 0.97-1.02, update_halo / plan 4096^2 0.95-1.02,
+# miniGhost NDIM 100 with 20 variables 0.98-1.03). A median that misses its bound by less is
+# within what the machine reproduces, so it is a tie, not a verdict either way.
+REPRODUCIBILITY = 0.03
 
 
 def median_interval(values: list[float]) -> tuple[float, float, float]:
@@ -78,7 +86,7 @@ class Verdict:
         text = (f"  goal {self.status:>7}: {self.where}: {self.text} = {self.ratio:.3f} "
                 f"[{self.low:.3f}-{self.high:.3f}, {self.pairs} {self.unit}] ({bound})")
         if self.status == "tie":
-            text += "; not resolved by this run"
+            text += "; not resolved"
         if self.floor:
             f = self.floor
             text += (f"; floor {f.text} = {f.ratio:.3f}, {self.text.split(' / ')[0]} / floor = {f.versus:.3f} "
@@ -111,7 +119,8 @@ def judge(benchmark: str, where: str, text: str, ratios: list[float], bound: flo
             verdict.status = "floor"
             return verdict
     reach = high if at_least else low
-    verdict.status = "tie" if satisfies(reach, bound, at_least) else "NOT MET"
+    within = abs(median / bound - 1.0) <= REPRODUCIBILITY
+    verdict.status = "tie" if satisfies(reach, bound, at_least) or within else "NOT MET"
     return verdict
 
 

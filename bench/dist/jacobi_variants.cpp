@@ -65,16 +65,27 @@ class JacobiGw final : public Variant {
 };
 
 // Plain MPI: the same decomposition, padded arrays, nonblocking face exchange overlapped with the
-// inner cells, the rim after MPI_Waitall.
+// inner cells, the rim after MPI_Waitall. With `shared_memory` the two arrays live in shared memory
+// (ghostwire Segments, an MPI shared-memory window, like a Grid's storage) instead of the heap: the
+// same program, so the two variants show what the kind of memory costs a memory-bound sweep.
 class JacobiMpi final : public Variant {
  public:
-  JacobiMpi(gw::World& world, Index n) : faces_(MPI_COMM_WORLD, gw::make_pattern<2>({n, n}, world.size())) {
+  JacobiMpi(gw::World& world, Index n, bool shared_memory) : faces_(MPI_COMM_WORLD, gw::make_pattern<2>({n, n}, world.size())) {
     e0_ = faces_.extent[0];
     e1_ = faces_.extent[1];
     s_ = faces_.padded_columns;
     std::size_t cells = static_cast<std::size_t>((e0_ + 2) * s_);
-    u_.assign(cells, 0.0);
-    v_.assign(cells, 0.0);
+    if (shared_memory) {
+      shared_u_ = std::make_unique<gw::Segment>(world, cells * sizeof(double));
+      shared_v_ = std::make_unique<gw::Segment>(world, cells * sizeof(double));
+      u_ = reinterpret_cast<double*>(shared_u_->data());  // zeroed by the Segment
+      v_ = reinterpret_cast<double*>(shared_v_->data());
+    } else {
+      heap_u_.assign(cells, 0.0);
+      heap_v_.assign(cells, 0.0);
+      u_ = heap_u_.data();
+      v_ = heap_v_.data();
+    }
     int rank = 0;
     MPI_Comm_rank(faces_.cart, &rank);
     int coords[2];
@@ -88,14 +99,14 @@ class JacobiMpi final : public Variant {
   }
   void run(int count) override {
     for (int s = 0; s < count; ++s) {
-      double* u = u_.data();
+      double* u = u_;
       faces_.start(u, requests_);
-      sweep(u, v_.data(), 2, e0_ - 1, 2, e1_ - 1);  // inner cells (padded coordinates)
+      sweep(u, v_, 2, e0_ - 1, 2, e1_ - 1);  // inner cells (padded coordinates)
       MPI_Waitall(8, requests_, MPI_STATUSES_IGNORE);
-      sweep(u, v_.data(), 1, 1, 1, e1_);            // first row
-      if (e0_ > 1) sweep(u, v_.data(), e0_, e0_, 1, e1_);  // last row
-      sweep(u, v_.data(), 2, e0_ - 1, 1, 1);        // first column
-      if (e1_ > 1) sweep(u, v_.data(), 2, e0_ - 1, e1_, e1_);  // last column
+      sweep(u, v_, 1, 1, 1, e1_);            // first row
+      if (e0_ > 1) sweep(u, v_, e0_, e0_, 1, e1_);  // last row
+      sweep(u, v_, 2, e0_ - 1, 1, 1);        // first column
+      if (e1_ > 1) sweep(u, v_, 2, e0_ - 1, e1_, e1_);  // last column
       std::swap(u_, v_);
     }
   }
@@ -122,7 +133,9 @@ class JacobiMpi final : public Variant {
   }
   MpiFaces faces_;
   Index e0_ = 0, e1_ = 0, s_ = 0;
-  std::vector<double> u_, v_;
+  std::vector<double> heap_u_, heap_v_;
+  std::unique_ptr<gw::Segment> shared_u_, shared_v_;
+  double *u_ = nullptr, *v_ = nullptr;
   MPI_Request requests_[8];
 };
 
@@ -132,14 +145,21 @@ std::unique_ptr<Variant> make_gw(gw::World& world, Index n, SharedState&) {
 std::unique_ptr<Variant> make_gw_sync(gw::World& world, Index n, SharedState&) {
   return std::make_unique<JacobiGw>(world, n, false);
 }
-std::unique_ptr<Variant> make_mpi(gw::World& world, Index n, SharedState&) { return std::make_unique<JacobiMpi>(world, n); }
+std::unique_ptr<Variant> make_mpi(gw::World& world, Index n, SharedState&) {
+  return std::make_unique<JacobiMpi>(world, n, false);
+}
+std::unique_ptr<Variant> make_mpi_shared_memory(gw::World& world, Index n, SharedState&) {
+  return std::make_unique<JacobiMpi>(world, n, true);
+}
 
 }  // namespace
 
 std::vector<VariantInfo> jacobi_variants() {
   return {{"jacobi-gw", "jacobi", "examples/heat_jacobi: Grid, update_halo_async, inner, wait, rim, swap", make_gw},
           {"jacobi-gw-sync", "jacobi", "Grid, update_halo(), all cells, swap", make_gw_sync},
-          {"jacobi-mpi", "jacobi", "plain MPI: Irecv/Isend of the faces, inner, Waitall, rim, swap", make_mpi}};
+          {"jacobi-mpi", "jacobi", "plain MPI: Irecv/Isend of the faces, inner, Waitall, rim, swap", make_mpi},
+          {"jacobi-mpi-shm", "jacobi", "the plain MPI program with its arrays in shared memory (as a Grid's)",
+           make_mpi_shared_memory}};
 }
 
 }  // namespace distbench

@@ -12,6 +12,8 @@
 //   jacobi-gw-sync   Grid, update_halo(), all cells
 //   jacobi-mpi       plain MPI: padded arrays, Irecv/Isend of the faces, inner cells, Waitall,
 //                    rim cells, swap
+//   jacobi-mpi-shm   the same program with its arrays in shared memory, where a Grid keeps its
+//                    cells: what the kind of memory costs a memory-bound sweep
 #pragma once
 
 #include <memory>

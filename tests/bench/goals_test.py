@@ -34,9 +34,15 @@ class Judge(unittest.TestCase):
                           at_least=True)
         self.assertEqual(tie.status, "tie")
         self.assertIn("not resolved", tie.line())
-        # The same ratios, but all of them below the bound: not a tie.
-        self.assertEqual(goals.judge("b", "h", "r", [0.9, 0.91, 0.92, 0.93, 0.94, 0.95, 0.96, 0.97, 0.98], 1.0,
+        # The same ratios, but all of them below the bound and the median more than the
+        # machine's reproducibility away: not a tie.
+        self.assertEqual(goals.judge("b", "h", "r", [0.9, 0.91, 0.92, 0.93, 0.94, 0.95, 0.96, 0.96, 0.96], 1.0,
                                      at_least=True).status, "NOT MET")
+        # A tight interval below the bound, but the median within the reproducibility: a tie.
+        near = 1.0 - goals.REPRODUCIBILITY / 2
+        self.assertEqual(goals.judge("b", "h", "r", [near] * 15, 1.0, at_least=True).status, "tie")
+        self.assertEqual(goals.judge("b", "h", "r", [1.0 + goals.REPRODUCIBILITY * 2] * 15, 1.0,
+                                     at_least=False).status, "NOT MET")
 
     def test_floor(self):
         # The goal variant misses 0.95 of commfree, the floor misses it too, and the variant is
