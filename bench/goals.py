@@ -12,8 +12,8 @@ which says how well the run resolved the ratio. Verdicts:
            smaller than the machine's noise)
   floor    the goal is beyond a floor measured in the same run: a variant that does only the
            unavoidable part of the work (e.g. Heat's commfree-rows: the boundary rows move between
-           the cores, nothing else) misses the bound itself, and the variant is within the goal's
-           margin of that floor
+           the cores, nothing else) misses the bound itself or comes within REPRODUCIBILITY of it,
+           and the variant is within the goal's margin of that floor
   NOT MET  the interval lies entirely on the wrong side of the bound
 
 Each driver writes its verdicts to goals.json in its results folder; run_suite.py reads them all
@@ -115,7 +115,10 @@ def judge(benchmark: str, where: str, text: str, ratios: list[float], bound: flo
         floor = statistics.median(floor_ratios)
         versus, versus_low, versus_high = median_interval(versus_floor)
         verdict.floor = Floor(floor_text, floor, versus, versus_low, versus_high)
-        if not satisfies(floor, bound, at_least) and satisfies(versus, bound, at_least):
+        # The floor is beyond the bound, or within the reproducibility of it (no room left that the
+        # machine could show): then the goal's margin is measured from the floor.
+        at_the_bound = not satisfies(floor, bound, at_least) or abs(floor / bound - 1.0) <= REPRODUCIBILITY
+        if at_the_bound and satisfies(versus, bound, at_least):
             verdict.status = "floor"
             return verdict
     reach = high if at_least else low
