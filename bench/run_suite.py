@@ -137,8 +137,8 @@ HALO_MPI = ("mpi-isend", "mpi-persistent", "mpi-alltoallw", "mpi-put")
 
 def halo_goals() -> list[Goal]:
     goals_ = [Goal("intra", "2d-512-h1", "gw", "best MPI", 0.5, "gw at most half of the best MPI variant",
-                   versus_best_of=HALO_MPI, headline=True),
-              Goal("intra", "2d-512-h1", "gw", "raw", 1.5, "gw within 1.5x of the raw floor")]
+                   versus_best_of=HALO_MPI),
+              Goal("intra", "2d-512-h1", "gw", "raw", 1.5, "gw within 1.5x of the raw floor", headline=True)]
     for launch, at_most, text in (("intra", 1.0, "gw at least as fast as the best MPI variant"),
                                   ("intra-4", 1.0, "gw at least as fast as the best MPI variant"),
                                   ("multihost", 1.1, "gw within 10% of the best MPI variant"),
@@ -147,7 +147,7 @@ def halo_goals() -> list[Goal]:
             if launch == "intra" and case == "2d-512-h1":
                 continue
             goals_.append(Goal(launch, case, "gw", "best MPI", at_most, f"{text} ({case})", versus_best_of=HALO_MPI,
-                               headline=case == "unstructured" and launch == "intra"))
+                               headline=case == "3d-64-7pt" and launch == "multihost"))
     return goals_
 
 
@@ -336,14 +336,18 @@ def judge_goals(bench: Benchmark, records: list[dict]) -> list[goals.Verdict]:
 # ---------------------------------------------------------------- reporting
 
 def report(benchmarks: list[Benchmark], out_dir: Path, plots: bool, minutes: float | None = None,
-           quick: bool = False) -> int:
+           quick: bool = False, refresh: bool = False) -> int:
     """Tables, goal lines and plots of every benchmark, then the closing summary; writes summary.txt,
-    report.md and goals.json. Returns the number of goals NOT MET."""
+    report.md and goals.json. With `refresh` the drivers' folders are judged again too (--report).
+    Returns the number of goals NOT MET."""
     results = load_results(out_dir)
     sections, markdown, all_verdicts, images = [], [], {}, []
     for bench in benchmarks:
         if bench.script:
             folder = out_dir / bench.name
+            if refresh and (folder / f"{bench.name}.jsonl").exists():
+                subprocess.run([sys.executable, str(ROOT / bench.script), "--report", str(folder)],
+                               stdout=subprocess.DEVNULL, check=False)
             if not (folder / "summary.txt").exists():
                 continue
             text = (folder / "summary.txt").read_text().rstrip()
@@ -478,7 +482,7 @@ def main() -> int:
     benchmarks = select(opts)
 
     if opts.report:
-        report(benchmarks, Path(opts.report), plots=not opts.no_plots)
+        report(benchmarks, Path(opts.report), plots=not opts.no_plots, refresh=True)
         return 0
 
     paths = [p for p in opts.paths.split(",") if p]

@@ -175,7 +175,7 @@ def verdicts(records: list[dict]) -> list[goals.Verdict]:
             found.append(goals.judge(
                 "minighost", f"{launch} NDIM {n:>3}, {num_vars:>2} var, {COMM_NAMES.get(comm, comm)}", "gw / mpi",
                 goals.paired_ratios(rates.get("gw", {}), rates.get("mpi", {})), goal_speedup(n), at_least=True,
-                unit="paired rounds", headline=(n, num_vars, comm) in ((10, 1, 10), (20, 20, 10), (100, 20, 10))))
+                unit="paired rounds", headline=(n, num_vars, comm) in ((10, 20, 11), (50, 20, 10), (100, 1, 11))))
     return [v for v in found if v]
 
 
