@@ -234,7 +234,8 @@ void start_sends(PlanState& p, const std::vector<std::int32_t>& sends) {
     // finish() waited for in-place reads. Other paths packed their data and only need the buffer
     // the next message goes to (the messages path waits for that inside post_message).
     if (slot.path != SlotPath::messages)
-      wait_until(*p.w, [&] { return ready_for_next(p, slot); }, [&] { return describe_send_wait(p, slot); });
+      wait_until(*p.w, [&] { return ready_for_next(p, slot); }, [&] { return describe_send_wait(p, slot); },
+                 p.spin_polls);
     post(p, slot, false);
     slot.deferred = slot.path != SlotPath::intra;
   }
@@ -242,7 +243,7 @@ void start_sends(PlanState& p, const std::vector<std::int32_t>& sends) {
 
 void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, const std::vector<std::int32_t>& sends) {
   p.pending.assign(receives.begin(), receives.end());
-  Waiter waiter(*p.w);
+  Waiter waiter(*p.w, p.spin_polls);
   while (!p.pending.empty()) {
     std::size_t kept = 0;
     for (std::int32_t index : p.pending)
@@ -260,10 +261,11 @@ void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, co
   for (std::int32_t index : sends) {
     SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
     if (slot.path == SlotPath::intra) {
-      wait_until(*p.w, [&] { return acknowledged(p, slot); }, [&] { return describe_send_wait(p, slot); });
+      wait_until(*p.w, [&] { return acknowledged(p, slot); }, [&] { return describe_send_wait(p, slot); },
+                 p.spin_polls);
     } else if (slot.path == SlotPath::messages) {
       wait_until(*p.w, [&] { return message_buffer_free(p, slot, slot.sequence); },
-                 [&] { return describe_send_wait(p, slot); });
+                 [&] { return describe_send_wait(p, slot); }, p.spin_polls);
     }
   }
 }
@@ -373,7 +375,7 @@ void Plan::send(std::size_t channel, int neighbour) {
   detail::SendSlot& slot = detail::send_slot(p, channel, neighbour, "Plan::send");
   if (slot.deferred)
     detail::wait_until(*p.w, [&] { return detail::acknowledged(p, slot); },
-                       [&] { return detail::describe_send_wait(p, slot); });
+                       [&] { return detail::describe_send_wait(p, slot); }, p.spin_polls);
   if (!detail::acknowledged(p, slot))
     raise(Errc::state, "Plan::send: " + p.slot_name(channel, neighbour) + " of plan " + std::to_string(p.id) +
                            ": message " + std::to_string(slot.sequence) +
@@ -393,7 +395,7 @@ void Plan::wait_recv(std::size_t channel, int neighbour) {
   PlanState& p = *state_;
   detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::wait_recv");
   detail::wait_until(*p.w, [&] { return detail::try_receive(p, slot, detail::Receipt::copy); },
-                     [&] { return detail::describe_receive_wait(p, slot); });
+                     [&] { return detail::describe_receive_wait(p, slot); }, p.spin_polls);
 }
 
 bool Plan::test_send(std::size_t channel, int neighbour) {
@@ -406,7 +408,7 @@ void Plan::wait_send(std::size_t channel, int neighbour) {
   PlanState& p = *state_;
   detail::SendSlot& slot = detail::send_slot(p, channel, neighbour, "Plan::wait_send");
   detail::wait_until(*p.w, [&] { return detail::acknowledged(p, slot); },
-                     [&] { return detail::describe_send_wait(p, slot); });
+                     [&] { return detail::describe_send_wait(p, slot); }, p.spin_polls);
 }
 
 const std::byte* Plan::view(std::size_t channel, int neighbour) const {

@@ -533,6 +533,11 @@ void commit_plan(PlanState& p) {
   for (const ReceiveSlot& slot : p.receives) p.needs_world_progress |= slot.path == SlotPath::inter;
   for (const SendSlot& slot : p.sends) p.needs_world_progress |= slot.path == SlotPath::inter;
   p.needs_world_progress &= w.needs_progress;
+  bool only_node_peers = true;
+  auto node_peer = [](SlotPath path) { return path == SlotPath::intra || path == SlotPath::staged; };
+  for (const ReceiveSlot& slot : p.receives) only_node_peers &= node_peer(slot.path);
+  for (const SendSlot& slot : p.sends) only_node_peers &= node_peer(slot.path);
+  p.spin_polls = only_node_peers ? w.peer_spin_polls : w.spin_polls;
   p.committed = true;
   // Peers must not post into counters this rank has not finished setting up.
   MPI_Request barrier;

@@ -153,6 +153,9 @@ struct PlanState {
   // Notified writes need the world's transport served while waiting; the messages path is served
   // by its own MPI_Test calls.
   bool needs_world_progress = false;
+  // Polls before a wait yields: the world's peer budget when every slot is a node peer's, else its
+  // own (runtime/world.cpp).
+  std::uint64_t spin_polls = 1;
   std::vector<std::byte> message_memory;  // buffers of the messages path
   // Persistent requests (posted once) or, past the process's request budget, a send per message
   // and a matched probe on receipt; both put the same messages on the wire.

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "world_state.hpp"
 
@@ -26,14 +27,17 @@ inline void cpu_relax() noexcept {
 
 class Waiter {
  public:
-  explicit Waiter(const WorldState& world) noexcept : world_(world) {}
+  explicit Waiter(const WorldState& world) noexcept : Waiter(world, world.spin_polls) {}
+  // `spin_polls`: polls before the first yield (the world's, or its peer_spin_polls for waits on
+  // node peers only).
+  Waiter(const WorldState& world, std::uint64_t spin_polls) noexcept : world_(world), spin_polls_(spin_polls) {}
 
   // Call after each unsuccessful poll. `describe()` builds the diagnostic only on timeout.
   template <class Describe>
   void pause(Describe&& describe) {
     ++polls_;
     if (polls_ == 1) start_ = std::chrono::steady_clock::now();
-    if (polls_ < world_.spin_polls) {
+    if (polls_ < spin_polls_) {
       cpu_relax();
       if ((polls_ & 1023) == 0) check_deadline(describe);
     } else {
@@ -50,20 +54,26 @@ class Waiter {
   }
 
   const WorldState& world_;
+  std::uint64_t spin_polls_;
   std::uint64_t polls_ = 0;
   std::chrono::steady_clock::time_point start_{};
 };
 
 // Waits until ready() is true, serving the inter-node transport between polls when it needs it.
 template <class Ready, class Describe>
-void wait_until(WorldState& world, Ready&& ready, Describe&& describe) {
+void wait_until(WorldState& world, Ready&& ready, Describe&& describe, std::uint64_t spin_polls) {
   if (ready()) return;
-  Waiter waiter(world);
+  Waiter waiter(world, spin_polls);
   for (;;) {
     if (world.needs_progress) world.progress();
     if (ready()) return;
     waiter.pause(describe);
   }
+}
+
+template <class Ready, class Describe>
+void wait_until(WorldState& world, Ready&& ready, Describe&& describe) {
+  wait_until(world, std::forward<Ready>(ready), std::forward<Describe>(describe), world.spin_polls);
 }
 
 }  // namespace ghostwire::detail

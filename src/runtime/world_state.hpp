@@ -34,6 +34,9 @@ struct WorldState {
   int machine_ranks = 1;  // ranks on this machine (kernel), across emulated hosts too
   int cores = 1;
   std::uint64_t spin_polls = 1;
+  // For waits on node peers' stores only (a plan without inter-node slots): when ranks outnumber
+  // the cores the peer may need this very core, so yield at once.
+  std::uint64_t peer_spin_polls = 1;
 
   std::vector<SegmentState*> segments;  // indexed by segment id; null once destroyed
   int next_plan_id = 0;
