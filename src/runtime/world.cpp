@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <vector>
 
 #include "ghostwire/error.hpp"
 #include "mpi_check.hpp"
@@ -88,30 +90,43 @@ std::uint64_t machine_id() {
   return std::hash<std::string>{}(id);
 }
 
-// How many ranks of the job compete for this machine's cores (>= physical_node_size).
-int ranks_on_this_machine(WorldState& w) {
-  std::uint64_t mine = machine_id();
-  std::vector<std::uint64_t> ids(static_cast<std::size_t>(w.size));
-  check_mpi(MPI_Allgather(&mine, 1, MPI_UINT64_T, ids.data(), 1, MPI_UINT64_T, w.comm), "MPI_Allgather");
-  return static_cast<int>(std::count(ids.begin(), ids.end(), mine));
+// This process's cores: its affinity mask, or every online core when the mask is unknown.
+cpu_set_t usable_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return set;
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  for (long c = 0; c < std::max(online, 1L) && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &set);
+  return set;
 }
 
-int usable_cores() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) {
-    int n = CPU_COUNT(&set);
-    if (n > 0) return n;
+// How many ranks of the job compete for how many cores of this machine. The cores are the union of
+// the ranks' affinity masks: a launcher that binds 2 ranks to one core each leaves each rank a
+// mask of one core, yet the two do not compete (Open MPI binds to cores up to 2 ranks).
+void count_machine_ranks_and_cores(WorldState& w) {
+  struct Placement {
+    std::uint64_t machine;
+    cpu_set_t cores;
+  };
+  Placement mine{machine_id(), usable_cores()};
+  std::vector<Placement> all(static_cast<std::size_t>(w.size));
+  check_mpi(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, w.comm), "MPI_Allgather");
+  cpu_set_t cores;
+  CPU_ZERO(&cores);
+  w.machine_ranks = 0;
+  for (const Placement& other : all) {
+    if (other.machine != mine.machine) continue;
+    ++w.machine_ranks;
+    CPU_OR(&cores, &cores, &other.cores);
   }
-  long online = sysconf(_SC_NPROCESSORS_ONLN);
-  return online > 0 ? static_cast<int>(online) : 1;
+  w.cores = CPU_COUNT(&cores);
 }
 
 // Spinning only pays while every rank has a core of its own; otherwise a waiting rank must give
 // its core to the rank it waits for almost at once. Ranks count per machine, not per shared-memory
 // node: emulated hosts in namespaces (scripts/launch --path multihost) share the same cores.
 void choose_wait_policy(WorldState& w) {
-  w.cores = usable_cores();
-  w.machine_ranks = ranks_on_this_machine(w);
+  count_machine_ranks_and_cores(w);
   if (w.settings.spin_polls >= 0) {
     w.spin_polls = w.peer_spin_polls = static_cast<std::uint64_t>(w.settings.spin_polls);
   } else {
