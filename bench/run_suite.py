@@ -110,8 +110,10 @@ SUITE: list[Benchmark] = [
                   Launch("multihost", args=["--sizes", MESSAGE_SIZES_NODES], seconds=8)],
         table=Table(row="bytes", value="usec", title="one-way latency [usec]"),
         plot=Plot(x="bytes", y="usec", xlabel="message size [bytes]", ylabel="one-way latency [usec]"),
-        goals=[Goal("intra", 8, "gw", "raw", 1.3, "gw within 1.3x of raw at 8 B"),
-               Goal("intra", 8, "gw", "mpi-sendrecv", 1.0, "gw below MPI_Send/Recv at 8 B", headline=True),
+        # The 8 B headline is gw / raw: MPI's 8 B latency moves with the VM's vCPU placement (gw /
+        # mpi-sendrecv 0.24-0.30 from run to run, once 0.54), the raw floor moves with gw.
+        goals=[Goal("intra", 8, "gw", "raw", 1.3, "gw within 1.3x of raw at 8 B", headline=True),
+               Goal("intra", 8, "gw", "mpi-sendrecv", 1.0, "gw below MPI_Send/Recv at 8 B"),
                Goal("intra", 65536, "gw", "mpi-sendrecv", 0.5, "gw at most half of MPI_Send/Recv at 64 KiB",
                     headline=True)],
         duels=[("gw-p2p", "gw-rma")]),
