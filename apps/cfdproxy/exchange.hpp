@@ -1,0 +1,33 @@
+// How a variant moves the gradients of a partner's send points into the partner's ghost points.
+// The gradient loop calls begin() before its first colour and after_colour(c) after each colour
+// (a partner's message leaves as soon as its send points are final); complete() returns when this
+// rank's ghost gradients are its owners' values (the "exchange" phase of the timing).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <ghostwire/ghostwire.hpp>
+
+#include "fields.hpp"
+#include "local_domain.hpp"
+
+namespace cfdproxy {
+
+class Exchange {
+ public:
+  virtual ~Exchange() = default;
+  virtual void begin() = 0;
+  virtual void after_colour(std::size_t colour) = 0;
+  virtual void complete() = 0;
+};
+
+// "mpi" (the reference: Irecv posted at begin, pack and Isend per partner, Waitall and unpack),
+// "gw" (the same schedule on a ghostwire plan, one slot per partner), "commfree" (nothing moves).
+std::unique_ptr<Exchange> make_exchange(const std::string& variant, ghostwire::World& world, const LocalDomain& d,
+                                        Fields& fields);
+
+// Partners (indices into d.partners) whose send points are all final after each colour.
+std::vector<std::vector<std::size_t>> partners_ready_after_colours(const LocalDomain& d);
+
+}  // namespace cfdproxy

@@ -1,0 +1,60 @@
+// The reference's schedule on a ghostwire plan: one slot per partner, whose send layout is the
+// partner's send points (an index list of 168-byte gradient rows) and whose receive layout is the
+// partner's contiguous run of ghost points. send() as soon as the points are final; between node
+// peers the partner then copies the rows straight out of this rank's gradients (one copy).
+#include "exchange.hpp"
+
+namespace cfdproxy {
+namespace {
+
+std::vector<int> partner_ranks(const LocalDomain& d) {
+  std::vector<int> ranks;
+  for (const Partner& p : d.partners) ranks.push_back(p.rank);
+  return ranks;
+}
+
+class GwExchange final : public Exchange {
+ public:
+  GwExchange(ghostwire::World& world, const LocalDomain& d, Fields& fields)
+      : d_(d), plan_(world, partner_ranks(d), 1), ready_(partners_ready_after_colours(d)) {
+    ghostwire::Region grad = plan_.add_memory(fields.grad_segment, gradient_values * sizeof(double));
+    for (const Partner& p : d.partners) {
+      std::vector<std::size_t> rows(p.send_points.begin(), p.send_points.end());
+      plan_.add_send(0, p.rank, grad, ghostwire::Layout::indices(std::move(rows)));
+      plan_.add_receive(0, p.rank, grad,
+                        ghostwire::Layout::contiguous(static_cast<std::size_t>(p.halo_begin),
+                                                      static_cast<std::size_t>(p.halo_count)));
+    }
+    plan_.commit();
+  }
+
+  // The gradient loop rewrites the send points from its first colour on: the partners must have
+  // read the last message.
+  void begin() override {
+    for (const Partner& p : d_.partners) plan_.wait_send(0, p.rank);
+  }
+
+  void after_colour(std::size_t colour) override {
+    for (std::size_t i : ready_[colour]) plan_.send(0, d_.partners[i].rank);
+  }
+
+  void complete() override {
+    std::vector<int> pending;
+    for (const Partner& p : d_.partners)
+      if (!plan_.test_recv(0, p.rank)) pending.push_back(p.rank);
+    for (int rank : pending) plan_.wait_recv(0, rank);
+  }
+
+ private:
+  const LocalDomain& d_;
+  ghostwire::Plan plan_;
+  std::vector<std::vector<std::size_t>> ready_;
+};
+
+}  // namespace
+
+std::unique_ptr<Exchange> make_gw_exchange(ghostwire::World& world, const LocalDomain& d, Fields& fields) {
+  return std::make_unique<GwExchange>(world, d, fields);
+}
+
+}  // namespace cfdproxy

@@ -1,0 +1,18 @@
+// The two face loops of CFD-Proxy, one colour at a time (the exchange runs between colours).
+//
+// Gradient (Green-Gauss): for each face, the mean of a variable over its two points times the
+// face normal is added to the first point and subtracted from the second; a point's sums are
+// zeroed in its first colour and divided by its volume in its last. Pseudo-viscous flux: from the
+// face mean of the gradients of the velocity variables 0, 1, 2 (IVX, IVY, IVZ of the reference's
+// flux.h), a Stokes stress with effective viscosity 1 and lambda = -2/3, projected on the normal.
+#pragma once
+
+#include "local_domain.hpp"
+
+namespace cfdproxy {
+
+// var: [all][7]; grad: [all][7][3]; flux: [all][3] (row-major, by local point id).
+void gradient_colour(const LocalDomain& d, const Colour& colour, const double* var, double* grad);
+void flux_colour(const LocalDomain& d, const Colour& colour, const double* grad, double* flux);
+
+}  // namespace cfdproxy

@@ -1,0 +1,232 @@
+// gw-cfdproxy: CFD-Proxy (EXA2CT) on ghostwire, with the reference's MPI exchange and commfree in
+// the same binary (--variant), so every comparison is a side-by-side run. See docs/cfdproxy.md.
+//
+// Exit status: 0 success, 1 bad input (a mesh that cannot be read, a partition that cannot be
+// made), 2 usage error; both printed once.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <ghostwire/ghostwire.hpp>
+
+#include "checksums.hpp"
+#include "exchange.hpp"
+#include "fields.hpp"
+#include "ghost_check.hpp"
+#include "local_domain.hpp"
+#include "mesh.hpp"
+#include "mesh_broadcast.hpp"
+#include "options.hpp"
+#include "partition.hpp"
+#include "partition_report.hpp"
+#include "report.hpp"
+#include "solver.hpp"
+#include "usage_error.hpp"
+
+namespace cfdproxy {
+namespace {
+
+struct Failure {
+  int status;
+  std::string message;
+};
+
+// Rank 0's failure (or none) becomes every rank's: all leave together.
+void agree_on_failure(const Failure* failure, MPI_Comm comm, int rank) {
+  int status = failure ? failure->status : 0;
+  MPI_Bcast(&status, 1, MPI_INT, 0, comm);
+  if (status == 0) return;
+  if (rank == 0) std::fprintf(stderr, "gw-cfdproxy: %s\n", failure->message.c_str());
+  throw Failure{status, ""};
+}
+
+// Any rank's failure: every rank learns the lowest failing rank's status; each prints its own.
+void agree_on_local_failure(const Failure* failure, MPI_Comm comm, int rank) {
+  int status = failure ? failure->status : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, comm);
+  if (status == 0) return;
+  if (failure) std::fprintf(stderr, "gw-cfdproxy: rank %d: %s\n", rank, failure->message.c_str());
+  throw Failure{status, ""};
+}
+
+std::string default_mesh(bool& generated) {
+  const std::filesystem::path data = GW_CFDPROXY_DEFAULT_MESH;
+  generated = !std::filesystem::is_directory(data);
+  return generated ? "generated:200000" : data.string();
+}
+
+std::vector<std::int32_t> make_partition(const Mesh& mesh, const Options& o, int ranks) {
+  if (o.partition == PartitionKind::original) {
+    if (mesh.domains % ranks != 0)
+      throw UsageError("--partition original: " + std::to_string(ranks) + " ranks do not divide the mesh's " +
+                       std::to_string(mesh.domains) + " domains (each rank takes whole domains); use a divisor of " +
+                       std::to_string(mesh.domains) + " or --partition metis");
+    return partition_original(mesh, ranks);
+  }
+  return partition_metis(mesh, ranks);
+}
+
+std::string describe_layout(const LocalDomain& d, MPI_Comm comm) {
+  long long mine[4] = {d.owned, d.all - d.owned, static_cast<long long>(d.partners.size()),
+                       static_cast<long long>(d.faces.size())};
+  long long low[4], high[4], sum[4];
+  MPI_Reduce(mine, low, 4, MPI_LONG_LONG, MPI_MIN, 0, comm);
+  MPI_Reduce(mine, high, 4, MPI_LONG_LONG, MPI_MAX, 0, comm);
+  MPI_Reduce(mine, sum, 4, MPI_LONG_LONG, MPI_SUM, 0, comm);
+  std::ostringstream text;
+  text << "owned points per rank " << low[0] << ".." << high[0] << ", halo points " << low[1] << ".." << high[1]
+       << " (add/own " << (sum[0] ? static_cast<double>(sum[1]) / static_cast<double>(sum[0]) : 0.0)
+       << "), partners " << low[2] << ".." << high[2] << ", faces per rank " << low[3] << ".." << high[3];
+  return text.str();
+}
+
+int run(int argc, char** argv) {
+  MPI_Comm comm = MPI_COMM_WORLD;
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+
+  Options o;
+  try {
+    o = parse_options(argc, argv);
+  } catch (const UsageError& e) {
+    if (rank == 0) std::fprintf(stderr, "gw-cfdproxy: %s\n", e.what());
+    return 2;
+  }
+  if (o.help) {
+    if (rank == 0) std::cout << usage_text(argv[0]);
+    return 0;
+  }
+  bool generated_default = false;
+  if (!o.mesh_given) o.mesh = default_mesh(generated_default);
+
+  Mesh mesh;
+  std::vector<std::int32_t> part;
+  {
+    std::unique_ptr<Failure> failure;
+    if (rank == 0) {
+      try {
+        if (generated_default)
+          std::printf("gw-cfdproxy: no DLR-F6 data at %s; using --mesh %s\n", GW_CFDPROXY_DEFAULT_MESH, o.mesh.c_str());
+        mesh = load_mesh(o.mesh);
+        if (!o.report_parts.empty()) {
+          print_partition_report(mesh, o.report_parts, std::cout, &std::cout);
+        } else {
+          part = make_partition(mesh, o, ranks);
+        }
+      } catch (const UsageError& e) {
+        failure = std::make_unique<Failure>(Failure{2, e.what()});
+      } catch (const std::exception& e) {
+        failure = std::make_unique<Failure>(Failure{1, e.what()});
+      }
+    }
+    agree_on_failure(failure.get(), comm, rank);
+  }
+  if (!o.report_parts.empty()) return 0;
+  broadcast_mesh(mesh, 0, comm);
+  broadcast_partition(part, 0, comm);
+
+  LocalDomain domain;
+  {
+    std::unique_ptr<Failure> failure;
+    try {
+      domain = build_local_domain(mesh, part, rank);
+    } catch (const std::exception& e) {
+      failure = std::make_unique<Failure>(Failure{1, e.what()});
+    }
+    agree_on_local_failure(failure.get(), comm, rank);
+  }
+  RunDescription run{mesh.description, static_cast<long long>(mesh.points), static_cast<long long>(mesh.faces.size()),
+                     ranks, partition_name(o.partition), init_name(o.init), o.iterations, o.rounds};
+  mesh = Mesh{};  // the local domain has what this rank needs
+  part.clear();
+  part.shrink_to_fit();
+
+  ghostwire::World world(comm);
+  Fields fields(world, domain);
+  std::vector<std::unique_ptr<Exchange>> exchanges;
+  for (const std::string& v : o.variants) exchanges.push_back(make_exchange(v, world, domain, fields));
+
+  const std::string layout = describe_layout(domain, comm);
+  if (rank == 0) {
+    std::printf("gw-cfdproxy: %s, %lld points, %lld faces; %d ranks, partition %s, init %s; variants", run.mesh.c_str(),
+                run.points, run.faces, ranks, run.partition.c_str(), run.init.c_str());
+    for (const std::string& v : o.variants) std::printf(" %s", v.c_str());
+    std::printf("; %d iterations x %d round%s\n%s\n", o.iterations, o.rounds, o.rounds == 1 ? "" : "s", layout.c_str());
+    std::fflush(stdout);
+  }
+
+  std::vector<VariantResult> results(o.variants.size());
+  std::int64_t ghost_mismatches = 0;
+  for (std::size_t v = 0; v < o.variants.size(); ++v) results[v].variant = o.variants[v];
+  for (int round = 0; round < o.rounds; ++round) {
+    // Rotating the order cancels what running first or last does to a variant (caches, the VM).
+    for (std::size_t k = 0; k < o.variants.size(); ++k) {
+      const std::size_t v = (k + static_cast<std::size_t>(round)) % o.variants.size();
+      initialise(domain, o.init, fields);
+      PhaseTimes t = run_iterations(domain, fields, *exchanges[v], o.iterations, comm);
+      results[v].rounds.push_back(t);
+      if (round == o.rounds - 1) {
+        results[v].checksums = compute_checksums(domain, fields, comm);
+        if (o.check_ghosts && results[v].variant != "commfree") {
+          GhostCheck check = check_ghosts(domain, fields, comm);
+          ghost_mismatches += check.mismatches;
+          if (rank == 0)
+            std::printf("ghost check %s: %lld ghost points, %lld differ from their owner's values\n",
+                        results[v].variant.c_str(), static_cast<long long>(check.ghosts),
+                        static_cast<long long>(check.mismatches));
+        }
+      }
+    }
+    if (rank == 0 && o.rounds > 1) {
+      std::printf("round %d/%d:", round + 1, o.rounds);
+      for (const VariantResult& r : results) std::printf("  %s %.4f ms", r.variant.c_str(), r.rounds.back().total * 1e3);
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+  }
+
+  if (rank == 0) {
+    std::string lines;
+    for (const VariantResult& r : results)
+      lines += checksum_lines(r.checksums, results.size() > 1 ? " (" + r.variant + ")" : "");
+    for (const VariantResult& r : results) lines += json_line(run, r) + "\n";
+    std::printf("%s%s", phase_table(results).c_str(), lines.c_str());
+    std::fflush(stdout);
+    if (!o.output.empty()) {
+      std::ofstream file(o.output);
+      file << lines;
+      if (!file) std::fprintf(stderr, "gw-cfdproxy: cannot write --output %s\n", o.output.c_str());
+    }
+  }
+  return ghost_mismatches ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace cfdproxy
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  int status = 0;
+  try {
+    status = cfdproxy::run(argc, argv);
+  } catch (const cfdproxy::Failure& f) {
+    status = f.status;
+  } catch (const std::exception& e) {
+    // Unexpected and possibly on one rank alone: the others may be waiting for it.
+    std::fprintf(stderr, "gw-cfdproxy: %s\n", e.what());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,123 @@
+#include "options.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+
+#include "usage_error.hpp"
+
+namespace cfdproxy {
+namespace {
+
+int parse_count(std::string_view option, std::string_view text, int minimum) {
+  int value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < minimum)
+    throw UsageError(std::string(option) + ": expected an integer >= " + std::to_string(minimum) + ", got '" +
+                     std::string(text) + "'");
+  return value;
+}
+
+std::vector<std::string> split(std::string_view text) {
+  std::vector<std::string> items;
+  std::string item;
+  std::istringstream in{std::string(text)};
+  while (std::getline(in, item, ',')) items.push_back(item);
+  if (!text.empty() && text.back() == ',') items.emplace_back();
+  return items;
+}
+
+}  // namespace
+
+const char* partition_name(PartitionKind kind) { return kind == PartitionKind::original ? "original" : "metis"; }
+const char* init_name(InitialField init) { return init == InitialField::one ? "one" : "hash"; }
+
+std::string usage_text(std::string_view program) {
+  std::ostringstream text;
+  text << "usage: " << program << " [options]\n"
+       << "CFD-Proxy: a Green-Gauss gradient of 7 variables over an unstructured dual grid, the halo\n"
+          "exchange of the gradients (7 x 3 doubles per ghost point), a pseudo-viscous flux.\n\n"
+          "  --mesh SPEC            the dual grid: the prefix of the NetCDF domain files (as the reference's\n"
+          "                         GRID_PREFIX, e.g. .../dualgrid) or their directory, or generated:N (a\n"
+          "                         generated mesh of about N points, docs/cfdproxy.md). Default: the DLR-F6\n"
+          "                         mesh in ../shared/data of the source tree, else generated:200000\n"
+          "  --partition KIND       original (the files' domains, whole domains per rank; the rank count\n"
+          "                         must divide them) or metis (k-way on the point graph, any rank count;\n"
+          "                         default)\n"
+          "  --init KIND            one (var = 1 everywhere, the reference's; default) or hash (a value per\n"
+          "                         point and variable from its global id)\n"
+          "  --variant LIST         gw, mpi, commfree, or several separated by commas (run side by side,\n"
+          "                         round by round, in a rotated order); all = gw,mpi,commfree. Default gw\n"
+          "  --iterations N         iterations per round (default 100)\n"
+          "  --rounds R             timed rounds per variant (default 1); times are medians over rounds\n"
+          "  --partition-report P1,P2,...\n"
+          "                         print owned and halo points per part of METIS partitions into P parts\n"
+          "                         (min/median/max, add/own) and one JSON line per P; no kernel runs\n"
+          "  --output FILE          also write the checksum lines and JSON lines to FILE\n"
+          "  --check-ghosts         after each exchanging variant's last round, compare every ghost\n"
+          "                         point's gradients with its owner's, bit for bit (exit 1 if any differs)\n"
+          "  --help                 this text\n";
+  return text.str();
+}
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    std::string_view value;
+    std::string name(arg);
+    if (auto eq = arg.find('='); arg.starts_with("--") && eq != std::string_view::npos) {
+      name = std::string(arg.substr(0, eq));
+      value = arg.substr(eq + 1);
+    }
+    auto next = [&]() -> std::string_view {
+      if (!value.empty() || arg.find('=') != std::string_view::npos) return value;
+      if (i + 1 >= argc) throw UsageError(name + ": missing value");
+      return argv[++i];
+    };
+    if (name == "--help" || name == "-h") {
+      o.help = true;
+    } else if (name == "--mesh") {
+      o.mesh = std::string(next());
+      if (o.mesh.empty()) throw UsageError("--mesh: empty");
+      o.mesh_given = true;
+    } else if (name == "--partition") {
+      std::string_view v = next();
+      if (v == "original") o.partition = PartitionKind::original;
+      else if (v == "metis") o.partition = PartitionKind::metis;
+      else throw UsageError("--partition: expected original or metis, got '" + std::string(v) + "'");
+    } else if (name == "--init") {
+      std::string_view v = next();
+      if (v == "one") o.init = InitialField::one;
+      else if (v == "hash") o.init = InitialField::hash;
+      else throw UsageError("--init: expected one or hash, got '" + std::string(v) + "'");
+    } else if (name == "--variant") {
+      std::string_view v = next();
+      o.variants = v == "all" ? std::vector<std::string>{"gw", "mpi", "commfree"} : split(v);
+      if (o.variants.empty()) throw UsageError("--variant: empty");
+      for (const std::string& variant : o.variants) {
+        if (variant != "gw" && variant != "mpi" && variant != "commfree")
+          throw UsageError("--variant: unknown variant '" + variant + "' (expected gw, mpi, commfree or all)");
+        if (std::count(o.variants.begin(), o.variants.end(), variant) > 1)
+          throw UsageError("--variant: '" + variant + "' given twice");
+      }
+    } else if (name == "--iterations") {
+      o.iterations = parse_count(name, next(), 1);
+    } else if (name == "--rounds") {
+      o.rounds = parse_count(name, next(), 1);
+    } else if (name == "--partition-report") {
+      for (const std::string& part : split(next())) o.report_parts.push_back(parse_count(name, part, 1));
+      if (o.report_parts.empty()) throw UsageError("--partition-report: expected part counts, e.g. 2,4,8");
+    } else if (name == "--output") {
+      o.output = std::string(next());
+      if (o.output.empty()) throw UsageError("--output: empty file name");
+    } else if (name == "--check-ghosts") {
+      o.check_ghosts = true;
+    } else {
+      throw UsageError("unknown option '" + std::string(arg) + "' (--help lists the options)");
+    }
+  }
+  return o;
+}
+
+}  // namespace cfdproxy

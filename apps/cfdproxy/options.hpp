@@ -1,0 +1,33 @@
+// gw-cfdproxy's command line.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cfdproxy {
+
+enum class PartitionKind { original, metis };
+enum class InitialField { one, hash };
+
+struct Options {
+  std::string mesh;                      // "generated:N" or the domain files' prefix or directory
+  bool mesh_given = false;
+  PartitionKind partition = PartitionKind::metis;
+  InitialField init = InitialField::one;
+  std::vector<std::string> variants{"gw"};
+  int iterations = 100;
+  int rounds = 1;
+  std::vector<int> report_parts;         // --partition-report: no kernel, only the report
+  std::string output;                    // also write checksums and JSON lines here (rank 0)
+  bool check_ghosts = false;             // compare every ghost with its owner after the run
+  bool help = false;
+};
+
+// Throws UsageError naming the option and the value.
+Options parse_options(int argc, char** argv);
+std::string usage_text(std::string_view program);
+const char* partition_name(PartitionKind kind);
+const char* init_name(InitialField init);
+
+}  // namespace cfdproxy
