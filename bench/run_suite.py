@@ -215,6 +215,15 @@ SUITE.append(Benchmark(
                             "--rounds", "15", "--repeats", "2"],
                            ["--quick", "--vars", "1", "--launches", "intra-2"], 110, "intra-2")]))
 
+# gw-cfdproxy (issue 15): the DLR-F6 mesh (a generated one without ../shared), METIS, --init hash,
+# gw against the reference's MPI exchange and commfree side by side in one job per launch
+# (bench/cfdproxy/run_cfdproxy_bench.py, which judges the goals).
+SUITE.append(Benchmark(
+    name="cfdproxy", script="bench/cfdproxy/run_cfdproxy_bench.py",
+    script_runs=[ScriptRun(["--launches", "intra-2,intra-4,emulated-2,multihost-2", "--rounds", "15",
+                            "--iterations", "6"],
+                           ["--quick", "--launches", "intra-2"], 75, "intra-2, intra-4, emulated-2, multihost-2")]))
+
 # Column order and short names: the implementations of gw-bench first, anything else after.
 KNOWN_IMPLS = ["gw", "gw-p2p", "gw-rma", "mpi-sendrecv", "mpi-put-flag", "mpi-isend", "mpi-persistent",
                "mpi-alltoallw", "mpi-put", "raw"]

@@ -165,6 +165,12 @@ int run(int argc, char** argv) {
     std::fflush(stdout);
   }
 
+  if (o.warmup > 0)
+    for (auto& exchange : exchanges) {
+      initialise(domain, o.init, fields);
+      run_iterations(domain, fields, *exchange, o.warmup, comm);
+    }
+
   std::vector<VariantResult> results(o.variants.size());
   std::int64_t ghost_mismatches = 0;
   for (std::size_t v = 0; v < o.variants.size(); ++v) results[v].variant = o.variants[v];

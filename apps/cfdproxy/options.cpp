@@ -50,6 +50,8 @@ std::string usage_text(std::string_view program) {
           "                         round by round, in a rotated order); all = gw,mpi,commfree. Default gw\n"
           "  --iterations N         iterations per round (default 100)\n"
           "  --rounds R             timed rounds per variant (default 1); times are medians over rounds\n"
+          "  --warmup N             untimed iterations of each variant before the rounds (default 2: the\n"
+          "                         first iterations touch pages and caches, 2x slower)\n"
           "  --partition-report P1,P2,...\n"
           "                         print owned and halo points per part of METIS partitions into P parts\n"
           "                         (min/median/max, add/own) and one JSON line per P; no kernel runs\n"
@@ -103,6 +105,8 @@ Options parse_options(int argc, char** argv) {
       }
     } else if (name == "--iterations") {
       o.iterations = parse_count(name, next(), 1);
+    } else if (name == "--warmup") {
+      o.warmup = parse_count(name, next(), 0);
     } else if (name == "--rounds") {
       o.rounds = parse_count(name, next(), 1);
     } else if (name == "--partition-report") {

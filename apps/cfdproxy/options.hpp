@@ -18,6 +18,7 @@ struct Options {
   std::vector<std::string> variants{"gw"};
   int iterations = 100;
   int rounds = 1;
+  int warmup = 2;                        // untimed iterations of each variant before the rounds
   std::vector<int> report_parts;         // --partition-report: no kernel, only the report
   std::string output;                    // also write checksums and JSON lines here (rank 0)
   bool check_ghosts = false;             // compare every ghost with its owner after the run
