@@ -27,6 +27,39 @@ APP_LAUNCHES = {
 }
 
 
+def launch_command(opts, launch: str) -> list[str]:
+    """scripts/launch with the path, ranks and emulated node size of APP_LAUNCHES[launch], up to
+    the program (append "--", the program and its arguments)."""
+    path, ranks, rpn = APP_LAUNCHES[launch]
+    command = [str(LAUNCH), "--mpi", opts.mpi, "--path", path, "-n", str(ranks), "--timeout", str(opts.timeout)]
+    return command + (["--rpn", str(rpn)] if rpn else [])
+
+
+def rotated(variants: list[str], repeat: int) -> list[str]:
+    """The variants with the first place rotating by repeat: a job's first allocations can land in
+    memory that makes a variant a few percent slower, so repeats give each the first place in turn."""
+    shift = repeat % len(variants)
+    return variants[shift:] + variants[:shift]
+
+
+def run_side_by_side(command: list[str], log, app: str, variants: int, what: str,
+                     dry_run: bool) -> list[dict] | None:
+    """Runs one job of a program's side-by-side mode, its output into `log`; its JSON records of
+    `app`, one per variant, or None (a dry run, or a failure, which is announced)."""
+    log.write(f"\n== {shlex.join(command)}\n")
+    if dry_run:
+        print(shlex.join(command))
+        return None
+    result = subprocess.run(command, capture_output=True, text=True)
+    log.write(result.stdout + result.stderr)
+    log.flush()
+    records = [r for r in map(parse_json_line, result.stdout.splitlines()) if r and r.get("app") == app]
+    if result.returncode != 0 or len(records) != variants:
+        print(f"!! {what}: exit status {result.returncode} (see {log.name})", flush=True)
+        return None
+    return records
+
+
 def paired_median(top: dict, bottom: dict) -> float | None:
     """Median over the shared keys (repeats, rounds) of top[k] / bottom[k]: the measurements with one
     key ran back to back, so the machine's slow and fast phases, longer than a run, cancel. None

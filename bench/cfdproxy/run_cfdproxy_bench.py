@@ -19,16 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench_common import (LAUNCH, ROOT, add_driver_options, announce, chosen_launches,  # noqa: E402
-                          finish_meta, load_records, new_meta, parse_json_line, pyplot, results_dir, save_figure,
-                          write_report)
+from bench_common import (ROOT, add_driver_options, announce, chosen_launches, finish_meta,  # noqa: E402
+                          launch_command, load_records, new_meta, pyplot, results_dir, rotated, run_side_by_side,
+                          save_figure, write_report)
 from bench_common import APP_LAUNCHES as LAUNCHES  # noqa: E402
 import goals  # noqa: E402
 
@@ -42,25 +40,13 @@ def default_mesh() -> str:
 
 
 def run_one(launch: str, opts, log, repeat: int) -> list[dict] | None:
-    path, ranks, rpn = LAUNCHES[launch]
     program = Path(opts.build_dir) / "apps" / "cfdproxy" / "gw-cfdproxy"
-    command = [str(LAUNCH), "--mpi", opts.mpi, "--path", path, "-n", str(ranks), "--timeout", str(opts.timeout)]
-    if rpn:
-        command += ["--rpn", str(rpn)]
-    shift = repeat % len(opts.variant_list)
-    order = opts.variant_list[shift:] + opts.variant_list[:shift]
-    command += ["--", str(program), "--mesh", opts.mesh, "--partition", "metis", "--init", opts.init,
-                "--variant", ",".join(order), "--rounds", str(opts.rounds), "--iterations", str(opts.iterations)]
-    log.write(f"\n== {shlex.join(command)}\n")
-    if opts.dry_run:
-        print(shlex.join(command))
-        return None
-    result = subprocess.run(command, capture_output=True, text=True)
-    log.write(result.stdout + result.stderr)
-    log.flush()
-    records = [r for r in map(parse_json_line, result.stdout.splitlines()) if r and r.get("app") == "gw-cfdproxy"]
-    if result.returncode != 0 or len(records) != len(opts.variant_list):
-        print(f"!! {launch}: exit status {result.returncode} (see {log.name})", flush=True)
+    command = launch_command(opts, launch) + [
+        "--", str(program), "--mesh", opts.mesh, "--partition", "metis", "--init", opts.init,
+        "--variant", ",".join(rotated(opts.variant_list, repeat)), "--rounds", str(opts.rounds),
+        "--iterations", str(opts.iterations)]
+    records = run_side_by_side(command, log, "gw-cfdproxy", len(opts.variant_list), launch, opts.dry_run)
+    if records is None:
         return None
     for record in records:
         record["launch"] = launch

@@ -24,16 +24,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shlex
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench_common import (LAUNCH, add_driver_options, announce, chosen_launches, finish_axis,  # noqa: E402
-                          finish_meta, load_records, new_meta, parse_json_line, pyplot, results_dir,
-                          save_figure, write_report)
+from bench_common import (add_driver_options, announce, chosen_launches, finish_axis,  # noqa: E402
+                          finish_meta, launch_command, load_records, new_meta, pyplot, results_dir, rotated,
+                          run_side_by_side, save_figure, write_report)
 from bench_common import APP_LAUNCHES as LAUNCHES  # noqa: E402
 import goals  # noqa: E402
 
@@ -62,28 +60,16 @@ def run_one(launch: str, config: dict, opts, log, repeat: int) -> list[dict] | N
     land in memory that makes strided copies a few percent slower (seen at NDIM 100 with 20
     variables: whichever variant was set up first lost 2-5%), so repeats give each variant the first
     place in turn."""
-    path, ranks, rpn = LAUNCHES[launch]
+    path, ranks, _ = LAUNCHES[launch]
     program = Path(opts.build_dir) / "apps" / "minighost" / "gw-minighost"
-    command = [str(LAUNCH), "--mpi", opts.mpi, "--path", path, "-n", str(ranks), "--timeout", str(opts.timeout)]
-    if rpn:
-        command += ["--rpn", str(rpn)]
     steps = time_steps(config["ndim"], config["vars"], ranks, opts.seconds, opts.rounds)
-    shift = repeat % len(opts.variant_list)
-    order = opts.variant_list[shift:] + opts.variant_list[:shift]
-    command += ["--", str(program), "--variant", ",".join(order), "--rounds", str(min(opts.rounds, steps)),
-                "--scaling", "2", "--ndim", str(config["ndim"]), "--num_vars", str(config["vars"]),
-                "--comm_method", str(config["comm"]), "--stencil", str(opts.stencil), "--num_tsteps", str(steps),
-                "--report_diffusion", "0"]
-    log.write(f"\n== {shlex.join(command)}\n")
-    if opts.dry_run:
-        print(shlex.join(command))
-        return None
-    result = subprocess.run(command, capture_output=True, text=True)
-    log.write(result.stdout + result.stderr)
-    log.flush()
-    records = [r for r in map(parse_json_line, result.stdout.splitlines()) if r and r.get("app") == "minighost"]
-    if result.returncode != 0 or len(records) != len(opts.variant_list):
-        print(f"!! {launch} {config}: exit status {result.returncode} (see {log.name})", flush=True)
+    command = launch_command(opts, launch) + [
+        "--", str(program), "--variant", ",".join(rotated(opts.variant_list, repeat)),
+        "--rounds", str(min(opts.rounds, steps)), "--scaling", "2", "--ndim", str(config["ndim"]),
+        "--num_vars", str(config["vars"]), "--comm_method", str(config["comm"]), "--stencil", str(opts.stencil),
+        "--num_tsteps", str(steps), "--report_diffusion", "0"]
+    records = run_side_by_side(command, log, "minighost", len(opts.variant_list), f"{launch} {config}", opts.dry_run)
+    if records is None:
         return None
     for record in records:
         record.pop("final_interior_sums", None)
