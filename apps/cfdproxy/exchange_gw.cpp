@@ -38,17 +38,19 @@ class GwExchange final : public Exchange {
     for (std::size_t i : ready_[colour]) plan_.send(0, d_.partners[i].rank);
   }
 
+  // Whatever has arrived is copied first; then the rest, in partner order.
   void complete() override {
-    std::vector<int> pending;
+    pending_.clear();
     for (const Partner& p : d_.partners)
-      if (!plan_.test_recv(0, p.rank)) pending.push_back(p.rank);
-    for (int rank : pending) plan_.wait_recv(0, rank);
+      if (!plan_.test_recv(0, p.rank)) pending_.push_back(p.rank);
+    for (int rank : pending_) plan_.wait_recv(0, rank);
   }
 
  private:
   const LocalDomain& d_;
   ghostwire::Plan plan_;
   std::vector<std::vector<std::size_t>> ready_;
+  std::vector<int> pending_;  // kept: complete() runs every iteration
 };
 
 }  // namespace
