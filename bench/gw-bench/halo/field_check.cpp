@@ -7,39 +7,34 @@
 #include "../message_stamp.hpp"
 
 namespace gwbench::halo {
-namespace {
-
-// The first and last element of a message.
-std::pair<std::size_t, std::size_t> ends_of(const ghostwire::Layout& layout) {
-  std::size_t first = 0, last = 0;
-  bool any = false;
-  layout.for_each_run([&](std::size_t start, std::size_t count) {
-    if (!any) first = start;
-    any = true;
-    last = start + count - 1;
-  });
-  return {first, last};
-}
-
-}  // namespace
 
 FieldCheck::FieldCheck(const HaloCase& c) : case_(c), global_(static_cast<double>(c.global_elements)) {
-  for (const Message& m : c.sends) {
-    if (m.layout.count() == 0) continue;
-    auto [first, last] = ends_of(m.layout);
-    for (std::size_t i : {first, last})
-      if (std::find(stamp_index_.begin(), stamp_index_.end(), i) == stamp_index_.end()) {
-        stamp_index_.push_back(i);
-        stamp_id_.push_back(static_cast<double>(c.ids[i]));
-      }
-  }
-  for (const Receive& m : c.receives) {
-    if (m.layout.count() == 0) continue;
-    auto [first, last] = ends_of(m.layout);
-    for (std::size_t i : {first, last}) {
-      check_index_.push_back(i);
-      check_id_.push_back(static_cast<double>(c.ids[i]));
+  for (std::size_t i = 0; i < c.elements;) {
+    if (c.ghost[i]) {
+      ++i;
+      continue;
     }
+    std::size_t end = i;
+    while (end < c.elements && !c.ghost[end]) ++end;
+    owned_runs_.emplace_back(i, end - i);
+    i = end;
+  }
+  std::vector<std::uint8_t> received(c.elements, 0);
+  for (const Receive& m : c.receives)
+    m.layout.for_each_run([&](std::size_t start, std::size_t count) {
+      for (std::size_t i = start; i < start + count; ++i) received[i] = 1;
+    });
+  constexpr std::size_t per_line = 64 / sizeof(double);
+  for (std::size_t i = 0; i < c.elements;) {
+    if (!received[i]) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < c.elements && received[end]) ++end;
+    received_runs_.emplace_back(i, end - i);
+    for (std::size_t k = i; k < end; k = (k / per_line + 1) * per_line) touched_.push_back(k);
+    i = end;
   }
 }
 
@@ -82,13 +77,18 @@ void FieldCheck::check(const double* field, std::uint64_t epoch, const std::stri
   throw VerificationError(text.str());
 }
 
-void FieldCheck::ends_mismatch(const double* field, std::uint64_t epoch, const std::string& impl, std::size_t k) const {
+void FieldCheck::received_mismatch(const double* field, std::uint64_t epoch, const std::string& impl,
+                                   std::size_t element) const {
+  std::size_t wrong = 0;
+  for (auto [start, count] : received_runs_)
+    for (std::size_t i = start; i < start + count; ++i)
+      wrong += field[i] != static_cast<double>(case_.ids[i]) + static_cast<double>(epoch) * global_;
   std::ostringstream text;
   text.precision(17);
-  std::size_t i = check_index_[k];
-  text << impl << ", case " << case_.name << ", exchange " << epoch << ": ghost element " << i
-       << " (an end of a received message) should hold "
-       << explain(check_id_[k] + static_cast<double>(epoch) * global_) << " but holds " << explain(field[i]);
+  text << impl << ", case " << case_.name << ", exchange " << epoch << ": " << wrong
+       << " received ghost element(s) are wrong; the first is element " << element << ", which should hold "
+       << explain(static_cast<double>(case_.ids[element]) + static_cast<double>(epoch) * global_) << " but holds "
+       << explain(field[element]);
   throw VerificationError(text.str());
 }
 

@@ -19,11 +19,6 @@ namespace {
 
 constexpr long max_iterations = 100'000'000;
 
-double slowest(double seconds) {
-  mpi_call(MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
-  return seconds;
-}
-
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   std::size_t mid = values.size() / 2;
@@ -61,45 +56,61 @@ class CaseBench {
     check_.check(x.field(), e, names_[k]);
   }
 
-  // `count` exchanges after a barrier; returns the slowest rank's seconds.
-  double timed(std::size_t k, long count) {
+  // `count` steps, each as an application's (field_check.hpp): rewrite every owned element, wait
+  // for every rank (MPI_Barrier), then time the exchange and a load from every line of received
+  // ghosts; then check every received ghost. The untimed parts cost in proportion to the whole
+  // array (a 128^3 block's rewrite takes milliseconds, its exchange microseconds), and the barrier
+  // keeps a rank's imbalance in them out of its neighbours' exchange times. A repetition's time is
+  // the slowest rank's sum of timed parts; calibration aims the whole loop's wall time at
+  // --min-time.
+  struct Timing {
+    double exchange_seconds;  // slowest rank
+    double wall_seconds;      // slowest rank
+  };
+  Timing timed(std::size_t k, long count) {
+    using clock = std::chrono::steady_clock;
     Exchanger& x = *exchangers_[k];
     double* field = x.field();
     const std::string& name = names_[k];
     std::uint64_t e = next_epochs(static_cast<std::uint64_t>(count));
+    const bool every = options_.verify == HaloVerify::every;
+    if (!every) check_.fill(field, e - 1);  // the step before the first
+    clock::duration exchanging{};
     mpi_call(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
-    auto start = std::chrono::steady_clock::now();
-    if (options_.verify == HaloVerify::every) {
-      for (long i = 0; i < count; ++i, ++e) {
-        check_.fill(field, e);
-        x.exchange();
-        check_.check(field, e, name);
-      }
-    } else {
-      for (long i = 0; i < count; ++i, ++e) {
-        check_.stamp_ends(field, e);
-        x.exchange();
-        check_.check_ends(field, e, name);
-      }
+    const auto start = clock::now();
+    for (long i = 0; i < count; ++i, ++e) {
+      if (every) check_.fill(field, e);
+      else check_.advance_owned(field);
+      mpi_call(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+      const auto before = clock::now();
+      if (k != 0 || i + 1 != options_.skip_exchange) x.exchange();
+      check_.touch_received(field);
+      exchanging += clock::now() - before;
+      if (every) check_.check(field, e, name);
+      else check_.check_received(field, e, name);
     }
-    return slowest(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    double seconds[2] = {std::chrono::duration<double>(exchanging).count(),
+                         std::chrono::duration<double>(clock::now() - start).count()};
+    mpi_call(MPI_Allreduce(MPI_IN_PLACE, seconds, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+    return {seconds[0], seconds[1]};
   }
 
   void warm_up(std::size_t k) {
     if (options_.warmup <= 0) return;
-    double first = timed(k, 1);
+    double first = timed(k, 1).wall_seconds;
     long more = std::min(options_.warmup - 1, static_cast<long>(options_.min_time / 4 / std::max(first, 1e-9)));
     if (more > 0) timed(k, more);
   }
 
-  // The count that makes one repetition last about --min-time: grow a probe until it takes an
-  // eighth of that, then scale. Every rank sees the same (reduced) times, so all decide alike.
+  // The count that makes one repetition (steps between exchanges included) last about
+  // --min-time: grow a probe until it takes an eighth of that, then scale. Every rank sees the
+  // same (reduced) times, so all decide alike.
   long calibrate(std::size_t k) {
     if (options_.iterations > 0) return options_.iterations;
     const double probe_target = options_.min_time / 8;
     long n = 1;
     for (;;) {
-      double seconds = std::max(timed(k, n), 1e-9);
+      double seconds = std::max(timed(k, n).wall_seconds, 1e-9);
       if (seconds >= probe_target || n >= max_iterations) {
         double wanted = std::ceil(static_cast<double>(n) * options_.min_time / seconds);
         return std::clamp(static_cast<long>(std::min(wanted, 1e18)), 1L, max_iterations);
@@ -155,7 +166,7 @@ std::vector<HaloResult> measure_case(RunContext& context, const HaloOptions& o, 
   std::vector<std::vector<double>> seconds(count);
   for (int repeat = 0; repeat < o.repeats; ++repeat)
     for (std::size_t k = 0; k < count; ++k) {
-      seconds[k].push_back(bench.timed(k, iterations[k]));
+      seconds[k].push_back(bench.timed(k, iterations[k]).exchange_seconds);
       bench.verified_exchange(k);
     }
 

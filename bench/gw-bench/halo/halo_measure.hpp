@@ -1,7 +1,9 @@
 // Measuring one case: build every implementation on it (collectively), verify each once, warm up
 // and calibrate each, then run the repetitions with the implementations interleaved (so a drift of
 // the machine hits all of them alike) and report the median. All ranks take part in every
-// exchange; a repetition's time is that of the slowest rank.
+// exchange; each exchange is one step of an application (rewrite the owned cells, exchange, use
+// the ghosts: halo_measure.cpp), and a repetition's time is the slowest rank's sum of the timed
+// parts of its steps.
 #pragma once
 
 #include <string>

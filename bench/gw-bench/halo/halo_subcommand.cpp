@@ -52,13 +52,15 @@ int run_halo(RunContext& context, const HaloOptions& o) {
   const bool printing = context.rank() == 0;
   const bool table = o.format != HaloFormat::json, json = o.format != HaloFormat::table;
   HaloRun run{job_path(context), context.size(), context.ghostwire_nodes(), context.hosts(), context.mpi_library(),
-              o.verify == HaloVerify::every ? "every" : "ends"};
+              o.verify == HaloVerify::every ? "every" : "ghosts"};
   HaloTable result_table(names);
   if (printing && table) {
     std::printf("# gw-bench halo: %d ranks, path %s (%d host%s, %d ghostwire node%s), %s\n", context.size(),
                 run.path.c_str(), context.hosts(), context.hosts() == 1 ? "" : "s", context.ghostwire_nodes(),
                 context.ghostwire_nodes() == 1 ? "" : "s", context.mpi_library().c_str());
-    std::printf("# usec per exchange (slowest rank); median of %d repetition%s", o.repeats, o.repeats == 1 ? "" : "s");
+    std::printf("# usec per exchange (the exchange calls alone, slowest rank; every owned cell rewritten between "
+                "exchanges); median of %d repetition%s",
+                o.repeats, o.repeats == 1 ? "" : "s");
     if (o.iterations > 0) std::printf(" of %ld exchanges\n", o.iterations);
     else std::printf(" of ~%.3g s each\n", o.min_time);
     std::printf("# implementations:");
@@ -96,7 +98,7 @@ int run_halo(RunContext& context, const HaloOptions& o) {
     std::printf("# gw-bench halo: %zu results (%zu cases x %zu implementations), every exchange verified (%s)\n",
                 results.size(), o.cases.size(), names.size(),
                 o.verify == HaloVerify::every ? "every cell after every exchange"
-                                              : "ends of every message every exchange, every cell after each repetition");
+                                              : "owned cells rewritten and received ghosts checked every exchange, every cell after each repetition");
     std::fflush(stdout);
   }
   MPI_Barrier(MPI_COMM_WORLD);
