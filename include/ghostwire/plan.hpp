@@ -6,10 +6,20 @@
 //
 //  - Intra-node, send() is a release store of a counter: no copy. The receiver copies straight
 //    from the sender's live data into its ghost cells (one copy in total) and acknowledges.
-//    This needs the sender's data in a Segment; data in private memory is packed into a shared
-//    staging buffer first (two copies), which describe() reports as "staged".
-//  - Inter-node, send() packs into a buffer and makes a notified write into a double-buffered slot
-//    at the receiver; the receiver checks the sequence number, acknowledges at once and unpacks.
+//    This needs the sender's data in a Segment and dense; sparse data (an index list, a column)
+//    and data in private memory are packed into a shared staging buffer first (two copies),
+//    which describe() reports as "staged". When the receiver's ghost cells are dense and in a
+//    Segment, the sender instead writes a sparse message straight into them ("pushed": one
+//    copy), if the receiver has asked for the message already, and stages it otherwise.
+//  - Inter-node, send() packs into a buffer and sends it (two-sided transport, the default: a
+//    persistent MPI message; ghost cells that are one contiguous run receive it in place) or
+//    makes a notified write into a double-buffered slot at the receiver (one-sided transport).
+//
+// Ghost cells and the calls that fill them: from the call that asks for a slot's next message
+// (test_recv, wait_recv, test_recv_in_place; start() and exchange() for all their slots) until
+// the call that returns it (a test_recv that returns true, wait_recv, finish(), exchange()), the
+// slot's ghost cells may change at any time (a node peer pushes into them, MPI receives into
+// them): read them only when their message has been received.
 //
 // test_send()/wait_send() are true once the receiver has acknowledged the last message of the
 // slot: then the sender may modify the sent data and send again. Sending again before that is an
@@ -93,7 +103,8 @@ class Plan {
   // Zero-copy receive. view(c, n) is where the message of (c, n) can be read without copying it:
   // the node peer's data itself when it is one contiguous run in a Segment (or, when the peer
   // packs, the half of its double staging buffer the last message received went to: ask again
-  // after each test_recv_in_place), else nullptr (another node: the message must be copied in).
+  // after each test_recv_in_place), else nullptr (another node, or a pushed slot: the message is
+  // copied into the ghost cells).
   const std::byte* view(std::size_t channel, int neighbour) const;
   // test_recv for a slot with a view(): marks the next message received without copying it; the
   // caller reads it at view() and must call release() when done, before which the sender cannot

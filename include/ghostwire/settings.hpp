@@ -5,7 +5,7 @@
 //   GHOSTWIRE_TIMEOUT=seconds    limit of every wait (default 60)
 //   GHOSTWIRE_ON_TIMEOUT=abort|throw   what a timed-out wait does after printing its diagnostic
 //   GHOSTWIRE_SPIN=n             polls before a waiting rank starts yielding its core
-//   GHOSTWIRE_INTRA_PATH=auto|in-place|staged   how plans move intra-node messages
+//   GHOSTWIRE_INTRA_PATH=auto|in-place|staged|pushed   how plans move intra-node messages
 #pragma once
 
 #include <string>
@@ -14,10 +14,14 @@ namespace ghostwire {
 
 enum class Transport { rma, p2p };
 enum class TimeoutAction { abort_job, throw_error };
-// Intra-node plan messages: read the sender's data in place (one copy), or pack it on the sender
-// into shared staging first (two copies, but the receiver reads dense cache lines). `automatic`
-// reads in place when at least half of every cache line the layout touches is message data.
-enum class IntraPath { automatic, in_place, staged };
+// Intra-node plan messages: read the sender's data in place (one copy), pack it on the sender
+// into shared staging first (two copies, but the receiver reads dense cache lines), or have the
+// sender store it straight into the receiver's ghost cells once the receiver says they are free
+// (pushed: one copy; needs the receive memory in a Segment). `automatic` reads in place when at
+// least half of every cache line the send layout touches is message data, else pushes when the
+// same holds for the receive layout, else stages. `staged` is the path before pushing existed;
+// `pushed` pushes every slot whose receive memory is in a Segment (for tests and experiments).
+enum class IntraPath { automatic, in_place, staged, pushed };
 
 const char* transport_name(Transport transport) noexcept;
 

@@ -20,6 +20,9 @@ const char* path_name(SlotPath path) {
     case SlotPath::staged: return "intra-node, staged (packed by the sender: private or sparse data)";
     case SlotPath::inter: return "inter-node, notified write";
     case SlotPath::messages: return "inter-node, two-sided message";
+    case SlotPath::pushed:
+      return "intra-node, pushed (sparse data the sender writes into the receiver's ghost cells, or stages if the "
+             "receiver is not ready)";
   }
   return "?";
 }
@@ -42,19 +45,6 @@ std::size_t PlanState::slot(std::size_t channel, int neighbour_rank, const char*
 }
 
 namespace {
-
-std::uint32_t load(const std::uint32_t* counter) {
-  return std::atomic_ref<const std::uint32_t>(*counter).load(std::memory_order_acquire);
-}
-void store(std::uint32_t* counter, std::uint32_t value) {
-  std::atomic_ref<std::uint32_t>(*counter).store(value, std::memory_order_release);
-}
-std::uint64_t load(const std::uint64_t* counter) {
-  return std::atomic_ref<const std::uint64_t>(*counter).load(std::memory_order_acquire);
-}
-void store(std::uint64_t* counter, std::uint64_t value) {
-  std::atomic_ref<std::uint64_t>(*counter).store(value, std::memory_order_release);
-}
 
 void require_committed(const PlanState& p, const char* call) {
   if (!p.committed)
@@ -82,6 +72,8 @@ ReceiveSlot& receive_slot(PlanState& p, std::size_t channel, int rank, const cha
 // Has the receiver acknowledged the last message of this slot?
 bool acknowledged(PlanState& p, SendSlot& slot) {
   if (slot.path == SlotPath::messages) return message_acknowledged(p, slot);
+  // Pushed: the sender copied its own data, so it is free once the copy is done.
+  if (slot.path == SlotPath::pushed) return !slot.push_pending;
   if (slot.path != SlotPath::inter) {
     // A piggybacked acknowledgement (acknowledge_by_reply) needs no load from the other core.
     if (p.acknowledge_by_reply && slot.acknowledged == slot.sequence) return true;
@@ -102,6 +94,9 @@ void post(PlanState& p, SendSlot& slot, bool explicit_send) {
       // acknowledge_by_reply no acknowledgement message is asked for: the slot is free again once
       // MPI has the message, as in exchange() (the reply needs no second message either).
       post_message(p, slot, explicit_send && !p.acknowledge_by_reply);
+      return;
+    case SlotPath::pushed:
+      post_push(p, slot);
       return;
     case SlotPath::staged:
       slot.pack_into[next & 1u].run();
@@ -128,6 +123,7 @@ void post(PlanState& p, SendSlot& slot, bool explicit_send) {
 }
 
 std::string describe_send_wait(const PlanState& p, const SendSlot& slot) {
+  if (slot.path == SlotPath::pushed) return describe_push_wait(p, slot);
   std::ostringstream text;
   text << "the acknowledgement of message " << slot.sequence << " on " << p.slot_name(slot.channel, slot.rank)
        << " of plan " << p.id << " (" << path_name(slot.path) << "; ";
@@ -152,6 +148,10 @@ std::string describe_receive_wait(const PlanState& p, const ReceiveSlot& slot) {
     text << ", sender's posted counter: " << posted_sequence(load(slot.local_posted))
          << ", acknowledgement this rank last gave: " << load(slot.remote_acked)
          << (slot.held ? ", the last message is held in place (not released)" : "");
+  else if (slot.path == SlotPath::pushed)
+    text << ", sender's posted counter: " << posted_sequence(load(slot.local_posted))
+         << ", this rank asked for message " << load(slot.remote_acked)
+         << "; a sender writes a message when it sends it, or in its next call of ghostwire after it was asked for";
   text << ")";
   return text.str();
 }
@@ -173,6 +173,7 @@ void consume(PlanState& p, ReceiveSlot& slot, Receipt receipt) {
 }
 
 bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) {
+  if (slot.path == SlotPath::pushed) return try_receive_push(p, slot);  // no copy: the values are in place
   if (slot.path == SlotPath::messages) {
     if (!try_receive_message(p, slot)) return false;
     slot.consumed = slot.sequence;
@@ -221,22 +222,40 @@ bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) {
 // a core then take turns with fewer switches: the receiver need not have run since the last
 // message for the sender to post the next.)
 bool ready_for_next(PlanState& p, SendSlot& slot) {
-  if (acknowledged(p, slot)) return true;
+  if (acknowledged(p, slot)) return true;  // pushed: the last message is written
   if (slot.path == SlotPath::inter) return is_previous(slot.acknowledged, slot.sequence);
   if (slot.path != SlotPath::staged) return false;
   return is_previous(load(slot.local_acked), slot.sequence) ||
          (p.acknowledge_by_reply && is_previous(slot.acknowledged, slot.sequence));
 }
 
-void start_sends(PlanState& p, const std::vector<std::int32_t>& sends) {
+// Before a receive: a pushed slot's ghost cells are handed over (the caller asks for the next
+// message, so it no longer reads the last one), and pushes this rank owes are written where the
+// receiver is ready, so two ranks that both sent before receiving keep each other moving.
+void prepare_receive(PlanState& p, ReceiveSlot& slot) {
+  if (slot.path == SlotPath::pushed) signal_ghosts_free(slot);
+  if (slot.path == SlotPath::messages) post_receive_in_place(p, slot);
+  progress_pushes(p);
+}
+
+void start_sends(PlanState& p, const std::vector<std::int32_t>& sends, const std::vector<std::int32_t>& receives) {
+  // The ghost cells are free from here on (exchange() and start() hand them over; finish() gives
+  // them back filled): say so to node peers that push, and post the receives in place, first, so
+  // peers can write into them while this rank posts its own messages.
+  for (std::int32_t index : receives) {
+    ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
+    if (slot.path == SlotPath::pushed) signal_ghosts_free(slot);
+    if (slot.path == SlotPath::messages) post_receive_in_place(p, slot);
+  }
   for (std::int32_t index : sends) {
     SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
-    // finish() waited for in-place reads. Other paths packed their data and only need the buffer
-    // the next message goes to (the messages path waits for that inside post_message).
+    // finish() waited for in-place reads and pushes. Other paths packed their data and only need
+    // the buffer the next message goes to (the messages path waits for that inside post_message).
     if (slot.path != SlotPath::messages)
-      wait_until(*p.w, [&] { return ready_for_next(p, slot); }, [&] { return describe_send_wait(p, slot); },
-                 p.spin_polls);
-    post(p, slot, false);
+      wait_until(
+          *p.w, [&] { progress_pushes(p); return ready_for_next(p, slot); },
+          [&] { return describe_send_wait(p, slot); }, p.spin_polls);
+    post(p, slot, false);  // pushed: written now if the receiver is ready, else in finish()
     slot.deferred = slot.path != SlotPath::intra;
   }
 }
@@ -245,6 +264,7 @@ void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, co
   p.pending.assign(receives.begin(), receives.end());
   Waiter waiter(*p.w, p.spin_polls);
   while (!p.pending.empty()) {
+    progress_pushes(p);  // a peer may be waiting for them before it can finish its own pushes
     std::size_t kept = 0;
     for (std::int32_t index : p.pending)
       if (!try_receive(p, p.receives[static_cast<std::size_t>(index)], Receipt::exchange)) p.pending[kept++] = index;
@@ -258,11 +278,13 @@ void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, co
   // Neighbours read intra-node data in place: wait until they have. Messages must complete
   // locally: a large (rendezvous) message only moves while its sender keeps calling MPI, so
   // returning before it is done would stall the receiver until this rank's next exchange.
+  // Pushes must be written before the application may change the data they copy.
   for (std::int32_t index : sends) {
     SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
-    if (slot.path == SlotPath::intra) {
-      wait_until(*p.w, [&] { return acknowledged(p, slot); }, [&] { return describe_send_wait(p, slot); },
-                 p.spin_polls);
+    if (slot.path == SlotPath::intra || slot.path == SlotPath::pushed) {
+      wait_until(
+          *p.w, [&] { progress_pushes(p); return acknowledged(p, slot); },
+          [&] { return describe_send_wait(p, slot); }, p.spin_polls);
     } else if (slot.path == SlotPath::messages) {
       wait_until(*p.w, [&] { return message_buffer_free(p, slot, slot.sequence); },
                  [&] { return describe_send_wait(p, slot); }, p.spin_polls);
@@ -318,7 +340,7 @@ Region Plan::add_memory(Segment& segment, std::size_t element_size, std::size_t 
                                   std::to_string(segment.size()) + " bytes");
   if (&segment.world() != p.world)
     raise(Errc::invalid_argument, "Plan::add_memory: the segment belongs to another World than the plan");
-  p.regions.push_back({&segment, offset_bytes, segment.data() + offset_bytes, bytes, element_size});
+  p.regions.push_back({segment.id(), offset_bytes, segment.data() + offset_bytes, bytes, element_size});
   return Region{static_cast<int>(p.regions.size() - 1)};
 }
 
@@ -326,7 +348,20 @@ Region Plan::add_memory(void* base, std::size_t bytes, std::size_t element_size)
   PlanState& p = *state_;
   if (element_size == 0) raise(Errc::invalid_argument, "Plan::add_memory: element_size is 0");
   if (base == nullptr && bytes > 0) raise(Errc::invalid_argument, "Plan::add_memory: base is null");
-  p.regions.push_back({nullptr, 0, static_cast<std::byte*>(base), bytes, element_size});
+  // Memory inside one of the world's Segments is that Segment's memory, however it was given (a
+  // ghost array placed in a Segment and handed to make_unstructured_plan by pointer, say): node
+  // peers can then map it, so it can be read in place or pushed into instead of staged.
+  auto* start = static_cast<std::byte*>(base);
+  for (const detail::SegmentState* segment : p.w->segments) {
+    if (segment == nullptr || start == nullptr) continue;
+    std::byte* data = segment->data();
+    std::size_t size = segment->sizes[static_cast<std::size_t>(p.w->rank)];
+    if (start >= data && start <= data + size && bytes <= static_cast<std::size_t>(data + size - start)) {
+      p.regions.push_back({segment->id, static_cast<std::size_t>(start - data), start, bytes, element_size});
+      return Region{static_cast<int>(p.regions.size() - 1)};
+    }
+  }
+  p.regions.push_back({-1, 0, start, bytes, element_size});
   return Region{static_cast<int>(p.regions.size() - 1)};
 }
 
@@ -373,13 +408,20 @@ bool Plan::committed() const noexcept { return state_->committed; }
 void Plan::send(std::size_t channel, int neighbour) {
   PlanState& p = *state_;
   detail::SendSlot& slot = detail::send_slot(p, channel, neighbour, "Plan::send");
+  detail::progress_pushes(p);
   if (slot.deferred)
-    detail::wait_until(*p.w, [&] { return detail::acknowledged(p, slot); },
-                       [&] { return detail::describe_send_wait(p, slot); }, p.spin_polls);
-  if (!detail::acknowledged(p, slot))
-    raise(Errc::state, "Plan::send: " + p.slot_name(channel, neighbour) + " of plan " + std::to_string(p.id) +
-                           ": message " + std::to_string(slot.sequence) +
-                           " has not been acknowledged by the receiver yet; call wait_send before sending again");
+    detail::wait_until(
+        *p.w, [&] { detail::progress_pushes(p); return detail::acknowledged(p, slot); },
+        [&] { return detail::describe_send_wait(p, slot); }, p.spin_polls);
+  if (!detail::acknowledged(p, slot)) {
+    const std::string slot_text = "Plan::send: " + p.slot_name(channel, neighbour) + " of plan " + std::to_string(p.id) +
+                                  ": message " + std::to_string(slot.sequence);
+    if (slot.path == detail::SlotPath::pushed)
+      raise(Errc::state, slot_text + " has not been written yet: rank " + std::to_string(neighbour) +
+                             " has not asked for the message before it (a rank asks for the next message in "
+                             "test_recv, wait_recv, start and exchange); call wait_send before sending again");
+    raise(Errc::state, slot_text + " has not been acknowledged by the receiver yet; call wait_send before sending again");
+  }
   detail::post(p, slot, true);
   slot.deferred = false;
 }
@@ -387,6 +429,7 @@ void Plan::send(std::size_t channel, int neighbour) {
 bool Plan::test_recv(std::size_t channel, int neighbour) {
   PlanState& p = *state_;
   detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::test_recv");
+  detail::prepare_receive(p, slot);
   if (slot.path == detail::SlotPath::inter && p.w->needs_progress) p.w->progress();  // (messages: MPI_Test progresses)
   return detail::try_receive(p, slot, detail::Receipt::copy);
 }
@@ -394,21 +437,25 @@ bool Plan::test_recv(std::size_t channel, int neighbour) {
 void Plan::wait_recv(std::size_t channel, int neighbour) {
   PlanState& p = *state_;
   detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::wait_recv");
-  detail::wait_until(*p.w, [&] { return detail::try_receive(p, slot, detail::Receipt::copy); },
-                     [&] { return detail::describe_receive_wait(p, slot); }, p.spin_polls);
+  detail::prepare_receive(p, slot);
+  detail::wait_until(
+      *p.w, [&] { detail::progress_pushes(p); return detail::try_receive(p, slot, detail::Receipt::copy); },
+      [&] { return detail::describe_receive_wait(p, slot); }, p.spin_polls);
 }
 
 bool Plan::test_send(std::size_t channel, int neighbour) {
   PlanState& p = *state_;
   detail::SendSlot& slot = detail::send_slot(p, channel, neighbour, "Plan::test_send");
+  detail::progress_pushes(p);
   return detail::acknowledged(p, slot);
 }
 
 void Plan::wait_send(std::size_t channel, int neighbour) {
   PlanState& p = *state_;
   detail::SendSlot& slot = detail::send_slot(p, channel, neighbour, "Plan::wait_send");
-  detail::wait_until(*p.w, [&] { return detail::acknowledged(p, slot); },
-                     [&] { return detail::describe_send_wait(p, slot); }, p.spin_polls);
+  detail::wait_until(
+      *p.w, [&] { detail::progress_pushes(p); return detail::acknowledged(p, slot); },
+      [&] { return detail::describe_send_wait(p, slot); }, p.spin_polls);
 }
 
 const std::byte* Plan::view(std::size_t channel, int neighbour) const {
@@ -423,6 +470,7 @@ bool Plan::test_recv_in_place(std::size_t channel, int neighbour) {
     raise(Errc::state, "Plan::test_recv_in_place: " + p.slot_name(channel, neighbour) + " of plan " +
                            std::to_string(p.id) + ": message " + std::to_string(slot.sequence) +
                            " is still held in place; call release() when done reading it");
+  detail::prepare_receive(p, slot);
   if (slot.path == detail::SlotPath::inter && p.w->needs_progress) p.w->progress();
   return detail::try_receive(p, slot, detail::Receipt::in_place);
 }
@@ -438,7 +486,9 @@ void Plan::release(std::size_t channel, int neighbour) {
 void Plan::acknowledge(std::size_t channel, int neighbour) {
   PlanState& p = *state_;
   detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::acknowledge");
-  if (!p.acknowledge_by_reply || slot.remote_acked == nullptr || slot.consumed == 0) return;
+  if (!p.acknowledge_by_reply || slot.remote_acked == nullptr || slot.consumed == 0 ||
+      slot.path == detail::SlotPath::pushed)
+    return;
   detail::store(slot.remote_acked, slot.consumed);
 }
 
@@ -451,12 +501,12 @@ static void require_channel(const PlanState& p, std::size_t channel, const char*
 
 void Plan::start() {
   detail::require_committed(*state_, "Plan::start");
-  detail::start_sends(*state_, state_->all_sends);
+  detail::start_sends(*state_, state_->all_sends, state_->all_receives);
 }
 
 void Plan::start(std::size_t channel) {
   require_channel(*state_, channel, "Plan::start");
-  detail::start_sends(*state_, state_->sends_of_channel[channel]);
+  detail::start_sends(*state_, state_->sends_of_channel[channel], state_->receives_of_channel[channel]);
 }
 
 void Plan::finish() {
@@ -494,7 +544,7 @@ std::string Plan::describe() const {
          << detail::path_name(slot.path) << "\n";
   for (const auto& slot : p.receives)
     text << "  receive " << p.slot_name(slot.channel, slot.rank) << ": " << slot.bytes << " bytes, "
-         << detail::path_name(slot.path) << "\n";
+         << detail::path_name(slot.path) << (slot.in_place ? ", received in place" : "") << "\n";
   return text.str();
 }
 

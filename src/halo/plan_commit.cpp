@@ -10,6 +10,7 @@
 
 #include "collective.hpp"
 #include "ghostwire/error.hpp"
+#include "path_choice.hpp"
 #include "plan_state.hpp"
 #include "runtime/mpi_check.hpp"
 #include "runtime/segment_state.hpp"
@@ -79,11 +80,6 @@ std::vector<Piece> pieces_of(const PlanState& p, const std::vector<PieceSpec>& s
   return pieces;
 }
 
-bool all_in_segments(const PlanState& p, const std::vector<PieceSpec>& specs) {
-  return std::all_of(specs.begin(), specs.end(),
-                     [&](const PieceSpec& s) { return p.regions[static_cast<std::size_t>(s.region)].segment; });
-}
-
 std::size_t message_bytes(const PlanState& p, const std::vector<PieceSpec>& specs) {
   return static_cast<std::size_t>(signature_of(p, specs).bytes());
 }
@@ -134,43 +130,6 @@ struct SegmentPlan {
   std::vector<std::array<std::size_t, 2>> buffers;    // by slot (receive side)
 };
 
-// Reading a peer's data in place costs one cache-line transfer per line the layout touches; packing
-// on the sender first reads those lines from the sender's own cache and hands over dense lines.
-// A column of a row-major grid touches one line per element, which the sender rewrites (its ghost
-// cells during the exchange, or its own cells in the next step), so it is packed; a row is read in
-// place. Sharing no line with ghost cells is not enough to read sparse data in place (miniGhost's
-// line-aligned x=1 face: in place 2.7x slower than staged). Measured: 2-D 512^2 split in columns,
-// in place 14-30 us per exchange, staged 3.5 us.
-bool dense_enough_to_read_in_place(const PlanState& p, const std::vector<PieceSpec>& pieces) {
-  constexpr std::size_t cache_line = 64;
-  std::size_t lines = 0, bytes = 0;
-  for (const PieceSpec& piece : pieces) {
-    const RegionSpec& region = p.regions[static_cast<std::size_t>(piece.region)];
-    piece.layout.for_each_run([&](std::size_t first, std::size_t count) {
-      auto address = reinterpret_cast<std::uintptr_t>(region.base + first * region.element_size);
-      std::size_t length = count * region.element_size;
-      lines += (address + length - 1) / cache_line - address / cache_line + 1;
-      bytes += length;
-    });
-  }
-  return lines * cache_line <= 2 * bytes;
-}
-
-SlotPath send_path(const PlanState& p, std::size_t slot) {
-  int rank = p.neighbours[slot / p.channels];
-  if (!p.world->shares_memory_with(rank)) return p.inter_path;
-  const auto& pieces = p.send_pieces[slot];
-  if (!all_in_segments(p, pieces)) return SlotPath::staged;
-  switch (p.w->settings.intra_path) {
-    case IntraPath::in_place: return SlotPath::intra;
-    case IntraPath::staged: return SlotPath::staged;
-    case IntraPath::automatic: break;
-  }
-  // A message to myself (periodic boundaries) reads lines of my own cache: in place, whatever the shape.
-  if (rank == p.w->rank) return SlotPath::intra;
-  return dense_enough_to_read_in_place(p, pieces) ? SlotPath::intra : SlotPath::staged;
-}
-
 SegmentPlan lay_out_segment(const PlanState& p) {
   std::size_t slots = p.send_pieces.size();
   SegmentPlan plan;
@@ -180,7 +139,10 @@ SegmentPlan lay_out_segment(const PlanState& p) {
   plan.acked = round_up(slots * sizeof(std::uint64_t), line);
   std::size_t offset = plan.acked + round_up(slots * sizeof(std::uint32_t), line);
   for (std::size_t s = 0; s < slots; ++s) {
-    if (!p.send_pieces[s].empty() && send_path(p, s) == SlotPath::staged) {
+    // Pushed slots stage a message when the receiver is not ready for it (push_path.cpp), so a slot
+    // that may be pushed gets staging too (whether it is, the receiver's side decides, and its
+    // answer comes with the descriptors swapped after this segment is made).
+    if (!p.send_pieces[s].empty() && (send_path(p, s) == SlotPath::staged || push_wanted(p, s))) {
       std::size_t bytes = round_up(message_bytes(p, p.send_pieces[s]), line);
       plan.staging[s] = {offset, offset + bytes};
       offset += 2 * bytes;
@@ -194,6 +156,41 @@ SegmentPlan lay_out_segment(const PlanState& p) {
   }
   plan.bytes = offset;
   return plan;
+}
+
+// Where each piece of a slot's layout lives, so that a node peer can map it: segment, offset,
+// element size and layout per piece.
+void write_pieces(WireWriter& out, const PlanState& p, const std::vector<PieceSpec>& pieces) {
+  out.u64(pieces.size());
+  for (const PieceSpec& piece : pieces) {
+    const RegionSpec& region = p.regions[static_cast<std::size_t>(piece.region)];
+    out.u64(static_cast<std::uint64_t>(region.segment));
+    out.u64(region.offset_bytes);
+    out.u64(region.element_size);
+    out.layout(piece.layout);
+  }
+}
+
+// The pieces write_pieces described, mapped into this process: `layouts` holds the layouts the
+// pieces point to (reserved first, so the pointers stay valid).
+std::vector<Piece> read_pieces(WireReader& in, WorldState& w, int rank, std::vector<Layout>& layouts) {
+  std::size_t count = in.u64();
+  layouts.clear();
+  layouts.reserve(count);
+  std::vector<std::size_t> segment_ids, offsets, sizes;
+  for (std::size_t k = 0; k < count; ++k) {
+    segment_ids.push_back(in.u64());
+    offsets.push_back(in.u64());
+    sizes.push_back(in.u64());
+    layouts.push_back(in.layout());
+  }
+  std::vector<Piece> pieces;
+  for (std::size_t k = 0; k < count; ++k) {
+    SegmentState& segment = w.segment(static_cast<int>(segment_ids[k]), rank);
+    std::byte* base = segment.peer_base[static_cast<std::size_t>(rank)];
+    pieces.push_back({base + segment.data_offset + offsets[k], sizes[k], &layouts[k]});
+  }
+  return pieces;
 }
 
 std::vector<std::byte> describe_for(const PlanState& p, const SegmentPlan& layout, std::size_t n) {
@@ -212,16 +209,10 @@ std::vector<std::byte> describe_for(const PlanState& p, const SegmentPlan& layou
     if (!send.empty()) {
       SlotPath path = send_path(p, s);
       out.u64(static_cast<std::uint64_t>(path));
-      if (path == SlotPath::intra) {
-        out.u64(send.size());
-        for (const PieceSpec& piece : send) {
-          const RegionSpec& region = p.regions[static_cast<std::size_t>(piece.region)];
-          out.u64(static_cast<std::uint64_t>(region.segment->id()));
-          out.u64(region.offset_bytes);
-          out.u64(region.element_size);
-          out.layout(piece.layout);
-        }
-      } else if (path == SlotPath::staged) {
+      const bool wanted = push_wanted(p, s);
+      out.u64(wanted ? 1 : 0);
+      if (path == SlotPath::intra) write_pieces(out, p, send);
+      if (path == SlotPath::staged || wanted) {
         out.u64(layout.staging[s][0]);
         out.u64(layout.staging[s][1]);
       }
@@ -230,6 +221,10 @@ std::vector<std::byte> describe_for(const PlanState& p, const SegmentPlan& layou
     write_signature(out, signature_of(p, p.receive_pieces[s]));
     out.u64(layout.buffers[s][0]);
     out.u64(layout.buffers[s][1]);
+    // Whether the sender may push into my ghost cells, and where they are if so.
+    const bool accepted = push_accepted(p, s);
+    out.u64(accepted ? 1 : 0);
+    if (accepted) write_pieces(out, p, p.receive_pieces[s]);
   }
   return std::move(out.bytes());
 }
@@ -345,28 +340,16 @@ void commit_plan(PlanState& p) {
       // What the peer sends me.
       const bool peer_has_send = in.u64() != 0;
       Signature peer_sends = read_signature(in);
-      std::vector<Layout> peer_layouts;
-      std::vector<Piece> peer_pieces;
+      std::vector<Layout> peer_layouts, peer_ghost_layouts;
+      std::vector<Piece> peer_pieces, peer_ghosts;
       std::size_t peer_staging[2] = {0, 0};
       SlotPath peer_path = SlotPath::inter;
+      bool peer_wants_push = false;
       if (peer_has_send) {
         peer_path = static_cast<SlotPath>(in.u64());
-        if (peer_path == SlotPath::intra) {
-          std::size_t count = in.u64();
-          peer_layouts.reserve(count);  // pieces point into this vector: no reallocation
-          std::vector<std::size_t> segment_ids, offsets, sizes;
-          for (std::size_t k = 0; k < count; ++k) {
-            segment_ids.push_back(in.u64());
-            offsets.push_back(in.u64());
-            sizes.push_back(in.u64());
-            peer_layouts.push_back(in.layout());
-          }
-          for (std::size_t k = 0; k < count; ++k) {
-            SegmentState& segment = w.segment(static_cast<int>(segment_ids[k]), r);
-            std::byte* base = segment.peer_base[static_cast<std::size_t>(r)];
-            peer_pieces.push_back({base + segment.data_offset + offsets[k], sizes[k], &peer_layouts[k]});
-          }
-        } else if (peer_path == SlotPath::staged) {
+        peer_wants_push = in.u64() != 0;
+        if (peer_path == SlotPath::intra) peer_pieces = read_pieces(in, w, r, peer_layouts);
+        if (peer_path == SlotPath::staged || peer_wants_push) {
           peer_staging[0] = in.u64();
           peer_staging[1] = in.u64();
         }
@@ -374,6 +357,8 @@ void commit_plan(PlanState& p) {
       const bool peer_has_receive = in.u64() != 0;
       Signature peer_receives = read_signature(in);
       std::size_t peer_buffer[2] = {in.u64(), in.u64()};
+      const bool peer_accepts_push = in.u64() != 0;
+      if (peer_accepts_push) peer_ghosts = read_pieces(in, w, r, peer_ghost_layouts);
 
       Signature my_receives = signature_of(p, p.receive_pieces[s]), my_sends = signature_of(p, p.send_pieces[s]);
       const bool i_receive = !p.receive_pieces[s].empty(), i_send = !p.send_pieces[s].empty();
@@ -398,21 +383,38 @@ void commit_plan(PlanState& p) {
         ReceiveSlot slot;
         slot.channel = c;
         slot.rank = r;
-        slot.path = peer_path;
+        slot.path = agreed_path(peer_path, peer_wants_push, push_accepted(p, s));
         slot.bytes = static_cast<std::size_t>(my_receives.bytes());
         std::vector<Piece> mine_pieces = pieces_of(p, p.receive_pieces[s]);
-        if (peer_path == SlotPath::messages) {
+        if (slot.path == SlotPath::messages) {
           std::byte* base = p.message_memory.data() + message_offset[2 * s + 1];
           std::size_t size = half(slot.bytes);
           Layout whole = Layout::contiguous(0, slot.bytes);
+          slot.buffer[0] = base;
+          slot.buffer[1] = base + size;
+          // One contiguous run: received in place (message_path.cpp), the trailer into buffer 0.
+          slot.in_place = const_cast<std::byte*>(single_run(mine_pieces));
+          if (slot.in_place) {
+            int lengths[2] = {static_cast<int>(slot.bytes), static_cast<int>(sizeof(MessageTrailer))};
+            MPI_Aint addresses[2];
+            check_mpi(MPI_Get_address(slot.in_place, &addresses[0]), "MPI_Get_address");
+            check_mpi(MPI_Get_address(slot.buffer[0] + slot.bytes, &addresses[1]), "MPI_Get_address");
+            check_mpi(MPI_Type_create_hindexed(2, lengths, addresses, MPI_BYTE, &slot.in_place_type),
+                      "MPI_Type_create_hindexed");
+            check_mpi(MPI_Type_commit(&slot.in_place_type), "MPI_Type_commit");
+          }
           for (int parity = 0; parity < 2; ++parity) {
-            slot.buffer[parity] = base + static_cast<std::size_t>(parity) * size;
             Piece buffer{slot.buffer[parity], 1, &whole};
             slot.unpack[parity] = CopyProgram::build({&buffer, 1}, mine_pieces);
             if (!p.persistent_requests) continue;
+            const int tag = static_cast<int>(message_tags_per_slot * s) + parity;
+            if (slot.in_place) {  // started when the ghost cells are free
+              check_mpi(MPI_Recv_init(MPI_BOTTOM, 1, slot.in_place_type, r, tag, comm, &slot.receive_request[parity]),
+                        "MPI_Recv_init");
+              continue;
+            }
             check_mpi(MPI_Recv_init(slot.buffer[parity], static_cast<int>(slot.bytes + sizeof(MessageTrailer)), MPI_BYTE,
-                                    r, static_cast<int>(message_tags_per_slot * s) + parity, comm,
-                                    &slot.receive_request[parity]),
+                                    r, tag, comm, &slot.receive_request[parity]),
                       "MPI_Recv_init");
             check_mpi(MPI_Start(&slot.receive_request[parity]), "MPI_Start");
           }
@@ -421,7 +423,7 @@ void commit_plan(PlanState& p) {
           if (p.persistent_requests)
             check_mpi(MPI_Send_init(slot.ack_word, 1, MPI_UINT32_T, r, slot.tag + 2, comm, &slot.ack_request),
                       "MPI_Send_init");
-        } else if (peer_path == SlotPath::inter) {
+        } else if (slot.path == SlotPath::inter) {
           for (int parity = 0; parity < 2; ++parity) {
             Layout whole = Layout::contiguous(0, slot.bytes);
             Piece buffer{mine + layout.buffers[s][static_cast<std::size_t>(parity)], 1, &whole};
@@ -430,15 +432,17 @@ void commit_plan(PlanState& p) {
           }
           slot.remote_ack_id = static_cast<NotificationId>(2 * peer_neighbours * channels + peer_slot);
         } else {
-          if (peer_path == SlotPath::staged) {
+          if (slot.path == SlotPath::staged || slot.path == SlotPath::pushed) {
             Layout whole = Layout::contiguous(0, slot.bytes);
             for (int parity = 0; parity < 2; ++parity) {
               Piece staging{peer_part + peer_staging[parity], 1, &whole};
               slot.unpack[parity] = CopyProgram::build({&staging, 1}, mine_pieces);
               slot.staging[parity] = staging.base;
             }
-            slot.view = slot.staging[1];  // where message 1 will be
-          } else {
+            // Pushed: the sender writes my ghost cells, or stages when I am not ready (then I copy
+            // as on the staged path); no view either way (a pushed message is in my own memory).
+            if (slot.path == SlotPath::staged) slot.view = slot.staging[1];  // where message 1 will be
+          } else if (slot.path == SlotPath::intra) {
             slot.copy = CopyProgram::build(peer_pieces, mine_pieces);
             slot.view = single_run(peer_pieces);
           }
@@ -452,7 +456,7 @@ void commit_plan(PlanState& p) {
         SendSlot slot;
         slot.channel = c;
         slot.rank = r;
-        slot.path = send_path(p, s);
+        slot.path = agreed_path(send_path(p, s), push_wanted(p, s), peer_accepts_push);
         slot.bytes = static_cast<std::size_t>(my_sends.bytes());
         std::vector<Piece> mine_pieces = pieces_of(p, p.send_pieces[s]);
         Layout whole = Layout::contiguous(0, slot.bytes);
@@ -483,7 +487,8 @@ void commit_plan(PlanState& p) {
           }
           slot.ack_id = static_cast<NotificationId>(2 * slots + s);
         } else {
-          if (slot.path == SlotPath::staged) {
+          if (slot.path == SlotPath::pushed) slot.push = CopyProgram::build(mine_pieces, peer_ghosts);
+          if (slot.path == SlotPath::staged || slot.path == SlotPath::pushed) {
             for (int parity = 0; parity < 2; ++parity) {
               Piece staging{mine + layout.staging[s][static_cast<std::size_t>(parity)], 1, &whole};
               // Streaming stores bypass my cache: right for a peer's core, wrong when I read it back.
@@ -534,11 +539,14 @@ void commit_plan(PlanState& p) {
   for (const SendSlot& slot : p.sends) p.needs_world_progress |= slot.path == SlotPath::inter;
   p.needs_world_progress &= w.needs_progress;
   bool only_node_peers = true;
-  auto node_peer = [](SlotPath path) { return path == SlotPath::intra || path == SlotPath::staged; };
+  auto node_peer = [](SlotPath path) {
+    return path == SlotPath::intra || path == SlotPath::staged || path == SlotPath::pushed;
+  };
   for (const ReceiveSlot& slot : p.receives) only_node_peers &= node_peer(slot.path);
   for (const SendSlot& slot : p.sends) only_node_peers &= node_peer(slot.path);
   p.spin_polls = only_node_peers ? w.peer_spin_polls : w.spin_polls;
   p.committed = true;
+  owe_pushes_to_world(p);
   // Peers must not post into counters this rank has not finished setting up.
   MPI_Request barrier;
   check_mpi(MPI_Ibarrier(comm, &barrier), "MPI_Ibarrier");

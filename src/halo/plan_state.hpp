@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -20,7 +21,7 @@ struct WorldState;
 struct SegmentState;
 
 struct RegionSpec {
-  Segment* segment = nullptr;  // null: private memory
+  int segment = -1;              // the Segment's id; -1: private memory
   std::size_t offset_bytes = 0;  // within the segment's data
   std::byte* base = nullptr;
   std::size_t bytes = 0;
@@ -38,6 +39,7 @@ enum class SlotPath : std::uint8_t {
   staged,    // sender packs into shared staging (two buffers, by message parity), receiver copies from there
   inter,     // pack, notified write (one-sided transport) into the receiver's double buffer
   messages,  // pack, persistent MPI send into the receiver's double buffer (two-sided transport)
+  pushed,    // sender copies into the receiver's ghost cells once the receiver says they are free
 };
 const char* path_name(SlotPath path);
 
@@ -61,6 +63,21 @@ inline std::uint64_t posted_word(std::uint32_t sequence, std::uint32_t consumed)
 inline std::uint32_t posted_sequence(std::uint64_t word) { return static_cast<std::uint32_t>(word); }
 inline std::uint32_t posted_acknowledgement(std::uint64_t word) { return static_cast<std::uint32_t>(word >> 32); }
 
+// The counters node peers talk through: a release store publishes everything this rank wrote (and
+// read) before it; an acquire load that sees the value sees all of that.
+inline std::uint32_t load(const std::uint32_t* counter) {
+  return std::atomic_ref<const std::uint32_t>(*counter).load(std::memory_order_acquire);
+}
+inline void store(std::uint32_t* counter, std::uint32_t value) {
+  std::atomic_ref<std::uint32_t>(*counter).store(value, std::memory_order_release);
+}
+inline std::uint64_t load(const std::uint64_t* counter) {
+  return std::atomic_ref<const std::uint64_t>(*counter).load(std::memory_order_acquire);
+}
+inline void store(std::uint64_t* counter, std::uint64_t value) {
+  std::atomic_ref<std::uint64_t>(*counter).store(value, std::memory_order_release);
+}
+
 struct SendSlot {
   std::size_t channel = 0;
   int rank = -1;
@@ -74,10 +91,21 @@ struct SendSlot {
   // The last message came from exchange()/start(), which does not wait for acknowledgements of
   // packed data; a later send() waits for it instead of reporting misuse.
   bool deferred = false;
-  // intra / staged
+  // intra / staged / pushed
   std::uint64_t* remote_posted = nullptr;    // receiver's counter word for this slot (posted_word)
-  const std::uint32_t* local_acked = nullptr;  // written by the receiver
+  // Written by the receiver. intra, staged: the last message it consumed (its acknowledgement);
+  // pushed: the message its ghost cells are free for (its "free" signal).
+  const std::uint32_t* local_acked = nullptr;
   CopyProgram pack;                           // inter: into the pack buffer
+  // pushed: from my send layout into the receiver's ghost cells (its receive layout, mapped here)
+  CopyProgram push;
+  // pushed: message `sequence` is sent but not yet written: the receiver had neither said its
+  // ghost cells were free nor taken the message before last (whose staging half this one needs);
+  // later calls write it (PlanState::pending_pushes).
+  bool push_pending = false;
+  // pushed: how the last message went: packed into staging half sequence % 2 (the receiver was
+  // not ready) instead of written into the ghost cells.
+  bool last_staged = false;
   // inter
   std::size_t remote_offset[2] = {0, 0};
   NotificationId remote_data_id[2] = {0, 0};
@@ -104,11 +132,14 @@ struct ReceiveSlot {
   // Received by test_recv_in_place and not yet released: the sender's data is being read.
   bool held = false;
   std::int32_t reverse_send = -1;  // the send slot of the same (channel, neighbour), if any
-  // intra / staged
+  // intra / staged / pushed
   const std::byte* view = nullptr;  // the sender's data (intra, one run) or staging buffer (staged)
   const std::byte* staging[2] = {nullptr, nullptr};  // staged: the sender's two staging buffers
   const std::uint64_t* local_posted = nullptr;  // written by the sender (posted_word)
-  std::uint32_t* remote_acked = nullptr;        // sender's counter for this slot
+  // The sender's counter for this slot (its local_acked): my acknowledgements, or (pushed) the
+  // message my ghost cells are free for.
+  std::uint32_t* remote_acked = nullptr;
+  std::uint32_t free_signalled = 0;  // pushed: the last "free" value stored there
   CopyProgram copy;
   // inter / messages / staged (from staging buffer k % 2)
   CopyProgram unpack[2];
@@ -116,10 +147,17 @@ struct ReceiveSlot {
   NotificationId remote_ack_id = 0;
   // messages
   std::byte* buffer[2] = {nullptr, nullptr};
-  MPI_Request receive_request[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // persistent, kept started
+  // Persistent, kept started (into buffer k % 2); or, receiving in place, started for the next
+  // message only once the ghost cells are free.
+  MPI_Request receive_request[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   std::uint32_t* ack_word = nullptr;
   MPI_Request ack_request = MPI_REQUEST_NULL;  // send of the acknowledgement
   int tag = 0;                                 // of even messages; odd + 1, acknowledgement + 2
+  // messages, receive layout one contiguous run: MPI receives the data straight into it (and the
+  // trailer into buffer[0] past the data), as an MPI program receives into its ghost cells.
+  std::byte* in_place = nullptr;                 // the run; null: through buffer[k % 2]
+  MPI_Datatype in_place_type = MPI_DATATYPE_NULL;  // the run and the trailer, at absolute addresses
+  bool in_place_posted = false;                  // the receive of the next message is started
 };
 
 // The trailer after the data of a message on the messages path.
@@ -167,6 +205,7 @@ struct PlanState {
   std::vector<std::vector<std::int32_t>> sends_of_channel, receives_of_channel;
   std::vector<std::int32_t> all_sends, all_receives;
   std::vector<std::int32_t> pending;  // scratch for finish()
+  std::vector<std::int32_t> pending_pushes;  // send slots whose push waits for the receiver (push_path.cpp)
 
   std::size_t slot(std::size_t channel, int neighbour_rank, const char* call) const;
   std::string slot_name(std::size_t channel, int rank) const;
@@ -174,8 +213,21 @@ struct PlanState {
 
 void commit_plan(PlanState& plan);
 
+// The pushed path (node peers, the sender writes into the receiver's ghost cells), in push_path.cpp.
+void post_push(PlanState& plan, SendSlot& slot);
+// Every wait of the world serves the plan's pending pushes from commit (if it has pushed slots)
+// until the plan goes.
+void owe_pushes_to_world(PlanState& plan);
+void forget_pushes(PlanState& plan);
+void progress_pushes(PlanState& plan);
+void signal_ghosts_free(ReceiveSlot& slot);
+bool try_receive_push(PlanState& plan, ReceiveSlot& slot);
+std::string describe_push_wait(const PlanState& plan, const SendSlot& slot);
+
 // The messages path (two-sided transport), in message_path.cpp.
 void post_message(PlanState& plan, SendSlot& slot, bool wants_acknowledgement);
+// A receive in place starts once the ghost cells are free (the caller asks for the next message).
+void post_receive_in_place(PlanState& plan, ReceiveSlot& slot);
 bool message_acknowledged(PlanState& plan, SendSlot& slot);
 bool message_buffer_free(PlanState& plan, SendSlot& slot, std::uint32_t sequence);
 bool try_receive_message(PlanState& plan, ReceiveSlot& slot);

@@ -66,8 +66,10 @@ Settings Settings::from_environment() {
       settings.intra_path = IntraPath::in_place;
     else if (name == "staged")
       settings.intra_path = IntraPath::staged;
+    else if (name == "pushed")
+      settings.intra_path = IntraPath::pushed;
     else
-      raise(Errc::invalid_argument, "GHOSTWIRE_INTRA_PATH='" + name + "': expected auto, in-place or staged");
+      raise(Errc::invalid_argument, "GHOSTWIRE_INTRA_PATH='" + name + "': expected auto, in-place, staged or pushed");
   }
   if (const char* text = variable("GHOSTWIRE_SPIN")) settings.spin_polls = parse_integer("GHOSTWIRE_SPIN", text, 0);
   return settings;

@@ -27,14 +27,15 @@ inline void cpu_relax() noexcept {
 
 class Waiter {
  public:
-  explicit Waiter(const WorldState& world) noexcept : Waiter(world, world.spin_polls) {}
+  explicit Waiter(WorldState& world) noexcept : Waiter(world, world.spin_polls) {}
   // `spin_polls`: polls before the first yield (the world's, or its peer_spin_polls for waits on
   // node peers only).
-  Waiter(const WorldState& world, std::uint64_t spin_polls) noexcept : world_(world), spin_polls_(spin_polls) {}
+  Waiter(WorldState& world, std::uint64_t spin_polls) noexcept : world_(world), spin_polls_(spin_polls) {}
 
   // Call after each unsuccessful poll. `describe()` builds the diagnostic only on timeout.
   template <class Describe>
   void pause(Describe&& describe) {
+    if (!world_.owed_work.empty()) world_.serve_owed_work();  // a peer may be waiting for it
     ++polls_;
     if (polls_ == 1) start_ = std::chrono::steady_clock::now();
     if (polls_ < spin_polls_) {
@@ -53,7 +54,7 @@ class Waiter {
     if (waited.count() > world_.settings.timeout_seconds) wait_timed_out(world_, describe());
   }
 
-  const WorldState& world_;
+  WorldState& world_;
   std::uint64_t spin_polls_;
   std::uint64_t polls_ = 0;
   std::chrono::steady_clock::time_point start_{};

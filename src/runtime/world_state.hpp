@@ -45,6 +45,19 @@ struct WorldState {
   std::unique_ptr<ReductionArea> reduction;  // made by the first allreduce
   bool reduction_pending = false;            // an allreduce_start not yet waited for
 
+  // Work this rank owes its peers and may do in any wait: a plan's pushes that wait for their
+  // receivers' "free" signal (halo/push_path.cpp). ghostwire has no progress thread, so every wait
+  // of the process serves it (Waiter::pause): a rank that sent and then waits in a barrier, or in
+  // another plan, still writes what its peers wait for.
+  struct OwedWork {
+    void (*serve)(void* context);
+    void* context;
+  };
+  std::vector<OwedWork> owed_work;
+  void serve_owed_work() {
+    for (const OwedWork& work : owed_work) work.serve(work.context);
+  }
+
   void progress();
   SegmentState& segment(int id, int from_rank);
   std::string where() const;

@@ -5,7 +5,10 @@
 // (stale) or the wrong cell (misplaced) fails the run. Owned data is rewritten the moment an
 // exchange returns, so a neighbour still reading it would be caught.
 //
-//   plan_stress [--rounds N] [--dimensions 2|3] [--max-delay-us D] [--seed S]
+//   plan_stress [--rounds N] [--dimensions 2|3] [--max-delay-us D] [--seed S] [--all-shared 0|1]
+//
+// --all-shared 1 puts the second variable in a Segment too, so that node peers may push into it
+// (GHOSTWIRE_INTRA_PATH=pushed pushes every slot whose receive memory is in Segments).
 #include <mpi.h>
 
 #include <chrono>
@@ -24,7 +27,7 @@ using gwtest::Decomposition;
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  long rounds = 1000, dimensions = 2, max_delay_us = 30;
+  long rounds = 1000, dimensions = 2, max_delay_us = 30, all_shared = 0;
   unsigned seed = 2024;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string name = argv[i];
@@ -33,6 +36,7 @@ int main(int argc, char** argv) {
     else if (name == "--dimensions") dimensions = value;
     else if (name == "--max-delay-us") max_delay_us = value;
     else if (name == "--seed") seed = static_cast<unsigned>(value);
+    else if (name == "--all-shared") all_shared = value;
     else { std::fprintf(stderr, "plan_stress: unknown option %s\n", name.c_str()); return 2; }
   }
   int failures = 0;
@@ -44,14 +48,17 @@ int main(int argc, char** argv) {
     d.halo = 1;
     d.decompose(world.rank(), world.size());
     const std::size_t cells = d.cells();
-    // Two variables: one in a segment (read in place by node peers), one private (staged).
-    Segment shared(world, cells * sizeof(double));
-    std::vector<double> private_values(cells);
-    double* arrays[2] = {reinterpret_cast<double*>(shared.data()), private_values.data()};
+    // Two variables: one in a segment (read in place by node peers), one private (staged), or with
+    // --all-shared 1 in a second segment.
+    Segment shared(world, cells * sizeof(double)), second(world, all_shared ? cells * sizeof(double) : 1);
+    std::vector<double> private_values(all_shared ? 0 : cells);
+    double* arrays[2] = {reinterpret_cast<double*>(shared.data()),
+                         all_shared ? reinterpret_cast<double*>(second.data()) : private_values.data()};
 
     Plan plan(world, d.neighbour_ranks(), Decomposition::channel_count);
     Region regions[2] = {plan.add_memory(shared, sizeof(double)),
-                         plan.add_memory(private_values.data(), cells * sizeof(double), sizeof(double))};
+                         all_shared ? plan.add_memory(second, sizeof(double))
+                                    : plan.add_memory(private_values.data(), cells * sizeof(double), sizeof(double))};
     std::vector<std::pair<std::size_t, int>> send_slots, receive_slots;
     for (const auto& dir : d.directions()) {
       int r = d.neighbour(dir);
@@ -138,9 +145,11 @@ int main(int argc, char** argv) {
     long total = 0;
     MPI_Allreduce(&checked, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (world.rank() == 0)
-      std::printf("plan_stress: %ld exchanges of a %ld-D grid on %d ranks (%d node(s), transport %s), %ld cells checked: %s\n",
+      std::printf("plan_stress: %ld exchanges of a %ld-D grid on %d ranks (%d node(s), transport %s), %ld cells checked, "
+                  "%s: %s\n",
                   rounds, dimensions, world.size(), world.node_count(), transport_name(world.settings().transport),
-                  total, all ? "FAILED" : "no stale or misplaced value");
+                  total, plan.describe().find("pushed") != std::string::npos ? "some slots pushed" : "no slot pushed",
+                  all ? "FAILED" : "no stale or misplaced value");
     failures = all;
   }
   MPI_Finalize();

@@ -122,9 +122,11 @@ TEST(Settings, MalformedEnvironmentNamesTheVariable) {
 TEST(Settings, IntraPathChoice) {
   setenv("GHOSTWIRE_INTRA_PATH", "sideways", 1);
   GW_EXPECT_ERROR(Settings::from_environment(), Errc::invalid_argument, "GHOSTWIRE_INTRA_PATH", "sideways",
-                  "auto, in-place or staged");
+                  "auto, in-place, staged or pushed");
   setenv("GHOSTWIRE_INTRA_PATH", "staged", 1);
   EXPECT_EQ(Settings::from_environment().intra_path, IntraPath::staged);
+  setenv("GHOSTWIRE_INTRA_PATH", "pushed", 1);
+  EXPECT_EQ(Settings::from_environment().intra_path, IntraPath::pushed);
   unsetenv("GHOSTWIRE_INTRA_PATH");
   EXPECT_EQ(Settings::from_environment().intra_path, IntraPath::automatic);
 }

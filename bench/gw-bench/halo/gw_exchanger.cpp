@@ -1,7 +1,8 @@
-// gw: a ghostwire Plan over the case's array, which lives in a Segment so node peers read it in
-// place (one copy, no packing); built once, then plan.exchange() per exchange. Grids describe each
-// message as a box; the unstructured case builds its plan with make_unstructured_plan from the
-// ghost map alone, as a user of an unstructured mesh would.
+// gw: a ghostwire Plan over the case's array, which lives in a Segment so node peers can read it in
+// place or write into its ghost cells (one copy, no packing, or one copy into the ghosts); built
+// once, then plan.exchange() per exchange. Grids describe each message as a box; the unstructured
+// case builds its plan with make_unstructured_plan from the ghost map alone, as a user of an
+// unstructured mesh would (its ghosts, after the owned points, are in the Segment too).
 #include <mpi.h>
 
 #include "exchanger.hpp"
