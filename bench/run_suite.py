@@ -146,10 +146,21 @@ def halo_goals() -> list[Goal]:
                                   ("multihost", 1.1, "gw within 10% of the best MPI variant"),
                                   ("multihost-4", 1.1, "gw within 10% of the best MPI variant")):
         for case in HALO_CASES:
-            if launch == "intra" and case == "2d-512-h1":
-                continue
+            if (launch == "intra" and case == "2d-512-h1") or case == "unstructured":
+                continue  # judged by the stricter goals above and below
             goals_.append(Goal(launch, case, "gw", "best MPI", at_most, f"{text} ({case})", versus_best_of=HALO_MPI,
                                headline=case == "3d-64-7pt" and launch == "multihost"))
+    # Issue 15: the unstructured case (an index list, the sparse path) at most 0.8x the best MPI
+    # variant inside a node and at most 1.0x elsewhere. Between emulated nodes gw's messages are MPI
+    # messages by design while MPI_Put over osc/sm is a store into the peer's memory: the same
+    # persistent messages (mpi-persistent) bound what gw can reach there.
+    for launch, at_most in (("intra", 0.8), ("intra-4", 0.8), ("emulated", 1.0), ("multihost", 1.0),
+                            ("multihost-4", 1.0)):
+        floor = dict(floor="mpi-persistent", floor_text="mpi-persistent, the messages gw sends between nodes") \
+            if launch == "emulated" else {}
+        goals_.append(Goal(launch, "unstructured", "gw", "best MPI", at_most,
+                           f"sparse messages: gw at most {at_most}x the best MPI variant (issue 15)",
+                           versus_best_of=HALO_MPI, **floor))
     return goals_
 
 
@@ -159,7 +170,7 @@ SUITE.append(Benchmark(
     quick_args=["--cases", "2d-512-h1,3d-64-7pt,unstructured", "--points", "5000", "--min-time", "0.01",
                 "--repeats", "2", "--warmup", "2"],
     launches=[Launch("intra", args=HALO_TIMING, seconds=25), Launch("intra", 4, args=HALO_TIMING, seconds=30),
-              Launch("emulated", rpn=1, args=["--min-time", "0.02", "--repeats", "3"], seconds=6),
+              Launch("emulated", rpn=1, args=HALO_TIMING, seconds=25),
               Launch("multihost", args=HALO_TIMING, seconds=25), Launch("multihost", 4, args=HALO_TIMING, seconds=30)],
     table=Table(row="case", value="usec", title="time per exchange [usec] (slowest rank)", keep_order=True),
     plot=Plot(x="case", y="usec", xlabel="case", ylabel="time per exchange [usec]", logx=False, bars=True),

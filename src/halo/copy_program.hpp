@@ -31,6 +31,17 @@ class CopyProgram {
   void run() const;
   std::size_t bytes() const noexcept { return bytes_; }
   bool empty() const noexcept { return bytes_ == 0; }
+  // How the copy is done: loops over equal steps, copies at listed addresses, and 8-byte words
+  // gathered into dense lines (for tests and diagnostics).
+  struct Shape {
+    std::size_t strided_loops, scattered_copies, gathered_words;
+  };
+  Shape shape() const noexcept {
+    std::size_t copies = 0, words = 0;
+    for (const Scattered& op : scattered_) copies += op.count;
+    for (const Gathered& op : gathered_) words += op.count;
+    return {strided_.size(), copies, words};
+  }
 
  private:
   struct Strided {  // `count` runs of `length` bytes, each step apart

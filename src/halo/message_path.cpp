@@ -12,16 +12,6 @@
 // Plans with more message slots than the process's request budget (MPICH 4.0 aborts past 262,144
 // live requests) use the same tags and buffers without persistent requests: MPI_Isend per message,
 // and on receipt a matched probe (MPI_Improbe + MPI_Mrecv) for the expected message's tag.
-//
-// A receive layout that is one contiguous run (an unstructured mesh's ghosts from one owner, a row
-// of a grid) is received in place, as an MPI program receives into its ghost cells: a derived
-// datatype puts the data into the run and the trailer into buffer 0, and the receive of message k
-// is started only when the ghost cells are free (exchange()/start(), test_recv, wait_recv: the
-// call that asks for message k), so one receive is posted at a time and nothing lands in ghost
-// cells the application still reads. A sender that runs ahead meets no posted receive and MPI
-// keeps its message (as for an MPI program that posts its receives at the start of an exchange).
-// Measured on gw-bench halo's unstructured case between hosts: the copy out of the buffer made gw
-// 5-7% slower than the same persistent requests receiving in place.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -112,36 +102,22 @@ bool message_acknowledged(PlanState&, SendSlot& slot) {
   return slot.acknowledged == slot.sequence;
 }
 
-void post_receive_in_place(PlanState& p, ReceiveSlot& slot) {
-  if (slot.in_place == nullptr || slot.in_place_posted || !p.persistent_requests) return;
-  std::uint32_t expected = next_sequence(slot.sequence);
-  check_mpi(MPI_Start(&slot.receive_request[expected & 1u]), "MPI_Start");
-  slot.in_place_posted = true;
-}
-
 bool try_receive_message(PlanState& p, ReceiveSlot& slot) {
   std::uint32_t expected = next_sequence(slot.sequence);
   int parity = static_cast<int>(expected & 1u);
-  // In place, the data lands in the ghost cells and the trailer past the data in buffer 0.
-  std::byte* trailer_at = slot.in_place ? slot.buffer[0] + slot.bytes : slot.buffer[parity] + slot.bytes;
   if (p.persistent_requests) {
-    post_receive_in_place(p, slot);  // asking for the message frees the ghost cells
     if (!complete(slot.receive_request[parity])) return false;
-    slot.in_place_posted = false;
   } else {
     int found = 0;
     MPI_Message message;
     check_mpi(MPI_Improbe(slot.rank, slot.tag + parity, p.comm, &found, &message, MPI_STATUS_IGNORE), "MPI_Improbe");
     if (!found) return false;
-    if (slot.in_place)
-      check_mpi(MPI_Mrecv(MPI_BOTTOM, 1, slot.in_place_type, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
-    else
-      check_mpi(MPI_Mrecv(slot.buffer[parity], static_cast<int>(slot.bytes + sizeof(MessageTrailer)), MPI_BYTE,
-                          &message, MPI_STATUS_IGNORE),
-                "MPI_Mrecv");
+    check_mpi(MPI_Mrecv(slot.buffer[parity], static_cast<int>(slot.bytes + sizeof(MessageTrailer)), MPI_BYTE, &message,
+                        MPI_STATUS_IGNORE),
+              "MPI_Mrecv");
   }
   MessageTrailer trailer;
-  std::memcpy(&trailer, trailer_at, sizeof trailer);
+  std::memcpy(&trailer, slot.buffer[parity] + slot.bytes, sizeof trailer);
   if (trailer.sequence != expected)
     raise(Errc::internal, "plan " + std::to_string(p.id) + ": " + p.slot_name(slot.channel, slot.rank) +
                               " expected message " + std::to_string(expected) + " but received sequence number " +
@@ -156,9 +132,8 @@ bool try_receive_message(PlanState& p, ReceiveSlot& slot) {
       check_mpi(MPI_Isend(slot.ack_word, 1, MPI_UINT32_T, slot.rank, slot.tag + 2, p.comm, &slot.ack_request),
                 "MPI_Isend");
   }
-  slot.sequence = expected;
-  if (slot.in_place) return true;  // restarted when the next message is asked for
   slot.unpack[parity].run();
+  slot.sequence = expected;
   if (p.persistent_requests)
     check_mpi(MPI_Start(&slot.receive_request[parity]), "MPI_Start");  // for message expected + 2
   return true;
@@ -226,14 +201,8 @@ void release_messages(PlanState& p) {
     discard(slot.ack_request, slot.ack_pending);
   }
   for (ReceiveSlot& slot : p.receives) {
-    for (int parity = 0; parity < 2; ++parity) {
-      // Kept started, or (in place) started for the next message only.
-      bool started = slot.in_place == nullptr ||
-                     (slot.in_place_posted && parity == static_cast<int>(next_sequence(slot.sequence) & 1u));
-      discard(slot.receive_request[parity], started);
-    }
+    for (MPI_Request& request : slot.receive_request) discard(request, true);
     discard(slot.ack_request, false);
-    if (slot.in_place_type != MPI_DATATYPE_NULL) MPI_Type_free(&slot.in_place_type);
   }
   return_persistent_requests(p.reserved_requests);
   p.reserved_requests = 0;

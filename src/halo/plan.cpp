@@ -234,18 +234,16 @@ bool ready_for_next(PlanState& p, SendSlot& slot) {
 // receiver is ready, so two ranks that both sent before receiving keep each other moving.
 void prepare_receive(PlanState& p, ReceiveSlot& slot) {
   if (slot.path == SlotPath::pushed) signal_ghosts_free(slot);
-  if (slot.path == SlotPath::messages) post_receive_in_place(p, slot);
   progress_pushes(p);
 }
 
 void start_sends(PlanState& p, const std::vector<std::int32_t>& sends, const std::vector<std::int32_t>& receives) {
   // The ghost cells are free from here on (exchange() and start() hand them over; finish() gives
-  // them back filled): say so to node peers that push, and post the receives in place, first, so
-  // peers can write into them while this rank posts its own messages.
+  // them back filled): say so to node peers that push, first, so they can write into them while
+  // this rank posts its own messages.
   for (std::int32_t index : receives) {
     ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
     if (slot.path == SlotPath::pushed) signal_ghosts_free(slot);
-    if (slot.path == SlotPath::messages) post_receive_in_place(p, slot);
   }
   for (std::int32_t index : sends) {
     SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
@@ -544,7 +542,7 @@ std::string Plan::describe() const {
          << detail::path_name(slot.path) << "\n";
   for (const auto& slot : p.receives)
     text << "  receive " << p.slot_name(slot.channel, slot.rank) << ": " << slot.bytes << " bytes, "
-         << detail::path_name(slot.path) << (slot.in_place ? ", received in place" : "") << "\n";
+         << detail::path_name(slot.path) << "\n";
   return text.str();
 }
 

@@ -392,27 +392,11 @@ void commit_plan(PlanState& p) {
           Layout whole = Layout::contiguous(0, slot.bytes);
           slot.buffer[0] = base;
           slot.buffer[1] = base + size;
-          // One contiguous run: received in place (message_path.cpp), the trailer into buffer 0.
-          slot.in_place = const_cast<std::byte*>(single_run(mine_pieces));
-          if (slot.in_place) {
-            int lengths[2] = {static_cast<int>(slot.bytes), static_cast<int>(sizeof(MessageTrailer))};
-            MPI_Aint addresses[2];
-            check_mpi(MPI_Get_address(slot.in_place, &addresses[0]), "MPI_Get_address");
-            check_mpi(MPI_Get_address(slot.buffer[0] + slot.bytes, &addresses[1]), "MPI_Get_address");
-            check_mpi(MPI_Type_create_hindexed(2, lengths, addresses, MPI_BYTE, &slot.in_place_type),
-                      "MPI_Type_create_hindexed");
-            check_mpi(MPI_Type_commit(&slot.in_place_type), "MPI_Type_commit");
-          }
           for (int parity = 0; parity < 2; ++parity) {
             Piece buffer{slot.buffer[parity], 1, &whole};
             slot.unpack[parity] = CopyProgram::build({&buffer, 1}, mine_pieces);
             if (!p.persistent_requests) continue;
             const int tag = static_cast<int>(message_tags_per_slot * s) + parity;
-            if (slot.in_place) {  // started when the ghost cells are free
-              check_mpi(MPI_Recv_init(MPI_BOTTOM, 1, slot.in_place_type, r, tag, comm, &slot.receive_request[parity]),
-                        "MPI_Recv_init");
-              continue;
-            }
             check_mpi(MPI_Recv_init(slot.buffer[parity], static_cast<int>(slot.bytes + sizeof(MessageTrailer)), MPI_BYTE,
                                     r, tag, comm, &slot.receive_request[parity]),
                       "MPI_Recv_init");

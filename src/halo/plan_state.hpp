@@ -155,9 +155,6 @@ struct ReceiveSlot {
   int tag = 0;                                 // of even messages; odd + 1, acknowledgement + 2
   // messages, receive layout one contiguous run: MPI receives the data straight into it (and the
   // trailer into buffer[0] past the data), as an MPI program receives into its ghost cells.
-  std::byte* in_place = nullptr;                 // the run; null: through buffer[k % 2]
-  MPI_Datatype in_place_type = MPI_DATATYPE_NULL;  // the run and the trailer, at absolute addresses
-  bool in_place_posted = false;                  // the receive of the next message is started
 };
 
 // The trailer after the data of a message on the messages path.
@@ -227,7 +224,6 @@ std::string describe_push_wait(const PlanState& plan, const SendSlot& slot);
 // The messages path (two-sided transport), in message_path.cpp.
 void post_message(PlanState& plan, SendSlot& slot, bool wants_acknowledgement);
 // A receive in place starts once the ghost cells are free (the caller asks for the next message).
-void post_receive_in_place(PlanState& plan, ReceiveSlot& slot);
 bool message_acknowledged(PlanState& plan, SendSlot& slot);
 bool message_buffer_free(PlanState& plan, SendSlot& slot, std::uint32_t sequence);
 bool try_receive_message(PlanState& plan, ReceiveSlot& slot);

@@ -101,16 +101,12 @@ struct Mesh {
 };
 
 // The describe() lines of the slots with `rank` name the pushed path (or not) for a node peer, and
-// an inter-node path for a rank on another node, whose dense ghosts MPI receives in place (with
-// the default two-sided transport).
+// an inter-node path for a rank on another node.
 void expect_path(const Plan& plan, const World& w, int rank, bool pushed) {
   for (const std::string& line : slot_lines(plan, rank)) {
     if (!w.shares_memory_with(rank)) {
       EXPECT_EQ(line.find("intra-node"), std::string::npos) << line << ": rank " << rank << " is on another node";
       EXPECT_NE(line.find("inter-node"), std::string::npos) << line;
-      if (line.find("receive ") != std::string::npos && w.settings().transport == Transport::p2p) {
-        EXPECT_NE(line.find("received in place"), std::string::npos) << line;
-      }
     } else if (pushed) {
       EXPECT_NE(line.find("pushed"), std::string::npos) << line;
     } else {
