@@ -122,6 +122,11 @@ def judge(benchmark: str, where: str, text: str, ratios: list[float], bound: flo
         if at_the_bound and satisfies(versus, bound, at_least):
             verdict.status = "floor"
             return verdict
+        # Judged from the floor, the same reproducibility applies: within it, the run cannot tell.
+        floor_reach = versus_high if at_least else versus_low
+        if at_the_bound and (satisfies(floor_reach, bound, at_least) or abs(versus / bound - 1.0) <= REPRODUCIBILITY):
+            verdict.status = "tie"
+            return verdict
     reach = high if at_least else low
     within = abs(median / bound - 1.0) <= REPRODUCIBILITY
     verdict.status = "tie" if satisfies(reach, bound, at_least) or within else "NOT MET"

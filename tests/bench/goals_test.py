@@ -59,6 +59,10 @@ class Judge(unittest.TestCase):
         standing = goals.judge("heat", "h", "r", [0.90] * 9, 0.95, at_least=True, floor_text="f",
                                floor_ratios=[0.99] * 9, versus_floor=[0.93] * 9)
         self.assertEqual(standing.status, "NOT MET")
+        # At the floor and within the reproducibility of the bound from it: the run cannot tell.
+        at_floor_tie = goals.judge("halo", "h", "gw / best MPI", [1.31] * 15, 1.0, at_least=False, floor_text="f",
+                                   floor_ratios=[1.30] * 15, versus_floor=[1.01] * 15)
+        self.assertEqual(at_floor_tie.status, "tie")
         # Far from the floor as well: not met.
         far = goals.judge("heat", "h", "r", [0.80] * 9, 0.95, at_least=True, floor_text="f",
                           floor_ratios=[0.92] * 9, versus_floor=[0.87] * 9)
