@@ -1,0 +1,125 @@
+// calc_dt_kernel.f90: the largest stable timestep of each cell (sound speed with viscosity, x and y
+// velocity through the faces, divergence), minimised over the chunk. The reference's kernel reports
+// a fixed control ('sound', cell 1,1) because its jk_control bookkeeping was stubbed out; here the
+// row with the minimum is swept again to find the limiting cell and condition, which leaves the
+// minimum itself (and so every result) unchanged.
+#include <algorithm>
+#include <cmath>
+
+#include "kernels.hpp"
+
+namespace cloverleaf {
+namespace {
+
+// The reference's g_small and g_big are REAL(8) parameters initialised from default-precision
+// (single) literals.
+constexpr double g_small = static_cast<double>(1.0e-16f);
+constexpr double g_big = static_cast<double>(1.0e+21f);
+
+struct DtRow {
+  const double* __restrict celldx;
+  double celldy;
+  const double* __restrict soundspeed;
+  const double* __restrict viscosity;
+  const double* __restrict density0;
+  const double* __restrict volume;
+  const double* __restrict xarea;
+  const double* __restrict yarea;
+  const double* __restrict yarea_up;
+  const double* __restrict xv;
+  const double* __restrict xv_up;
+  const double* __restrict yv;
+  const double* __restrict yv_up;
+};
+
+struct Safety {
+  double dtc, dtu, dtv, dtdiv;
+};
+
+struct CellDt {
+  double dtct, dtut, dtvt, dtdivt;
+};
+
+inline CellDt cell_dt(const DtRow& r, const Safety& s, Index j) {
+  const double dsx = r.celldx[j];
+  const double dsy = r.celldy;
+  double cc = r.soundspeed[j] * r.soundspeed[j];
+  cc = cc + 2.0 * r.viscosity[j] / r.density0[j];
+  cc = std::max(std::sqrt(cc), g_small);
+  const double dtct = s.dtc * std::min(dsx, dsy) / cc;
+  double div = 0.0;
+  double dv1 = (r.xv[j] + r.xv_up[j]) * r.xarea[j];
+  double dv2 = (r.xv[j + 1] + r.xv_up[j + 1]) * r.xarea[j + 1];
+  div = div + dv2 - dv1;
+  const double dtut = s.dtu * 2.0 * r.volume[j] / std::max({std::abs(dv1), std::abs(dv2), g_small * r.volume[j]});
+  dv1 = (r.yv[j] + r.yv[j + 1]) * r.yarea[j];
+  dv2 = (r.yv_up[j] + r.yv_up[j + 1]) * r.yarea_up[j];
+  div = div + dv2 - dv1;
+  const double dtvt = s.dtv * 2.0 * r.volume[j] / std::max({std::abs(dv1), std::abs(dv2), g_small * r.volume[j]});
+  div = div / (2.0 * r.volume[j]);
+  const double dtdivt = div < -g_small ? s.dtdiv * (-1.0 / div) : g_big;
+  return {dtct, dtut, dtvt, dtdivt};
+}
+
+double row_min(const DtRow& r, const Safety& s, Index j0, Index j1) {
+  double m = g_big;
+  for (Index j = j0; j <= j1; ++j) {
+    const CellDt t = cell_dt(r, s, j);
+    m = std::min({m, t.dtct, t.dtut, t.dtvt, t.dtdivt});
+  }
+  return m;
+}
+
+DtRow row_of(Chunk& c, Index k) {
+  const Rows soundspeed = rows(c.soundspeed), visc = rows(c.viscosity), density0 = rows(c.density0);
+  const Rows volume = rows(c.volume), xarea = rows(c.xarea), yarea = rows(c.yarea);
+  const Rows xvel0 = rows(c.xvel0), yvel0 = rows(c.yvel0);
+  return DtRow{c.celldx.at_zero(), c.celldy[k], soundspeed[k], visc[k],     density0[k], volume[k], xarea[k],
+               yarea[k],           yarea[k + 1], xvel0[k],     xvel0[k + 1], yvel0[k],   yvel0[k + 1]};
+}
+
+}  // namespace
+
+const char* control_name(DtControl c) {
+  switch (c) {
+    case DtControl::sound: return "sound";
+    case DtControl::xvel: return "xvel";
+    case DtControl::yvel: return "yvel";
+    case DtControl::div: return "div";
+  }
+  return "?";
+}
+
+DtResult calc_dt(Chunk& c, const Deck& deck) {
+  const Safety s{deck.dtc_safe, deck.dtu_safe, deck.dtv_safe, deck.dtdiv_safe};
+  double dt_min_val = g_big;
+  Index limiting_row = c.y_min;
+  for (Index k = c.y_min; k <= c.y_max; ++k) {
+    const double m = row_min(row_of(c, k), s, c.x_min, c.x_max);
+    if (m < dt_min_val) {
+      dt_min_val = m;
+      limiting_row = k;
+    }
+  }
+  DtResult result;
+  result.dt = dt_min_val;
+  result.j = c.x_min;
+  result.k = limiting_row;
+  const DtRow r = row_of(c, limiting_row);
+  for (Index j = c.x_min; j <= c.x_max; ++j) {
+    const CellDt t = cell_dt(r, s, j);
+    const double m = std::min({t.dtct, t.dtut, t.dtvt, t.dtdivt});
+    if (m != dt_min_val) continue;
+    result.j = j;
+    result.control = m == t.dtct ? DtControl::sound
+                     : m == t.dtut ? DtControl::xvel
+                     : m == t.dtvt ? DtControl::yvel
+                                   : DtControl::div;
+    break;
+  }
+  result.x = c.cellx[result.j];
+  result.y = c.celly[result.k];
+  return result;
+}
+
+}  // namespace cloverleaf

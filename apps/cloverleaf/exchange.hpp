@@ -1,0 +1,66 @@
+// Exchange: how the ghost cells a chunk shares with its neighbouring chunks are filled. Everything
+// else is common code (the kernels, the reflective boundaries at the mesh's edge, the --sync
+// barrier, the timers), so a comparison of exchanges measures the exchange alone.
+//
+// update_halo(fields, depth) is the reference's update_halo without the physical boundary: for each
+// field of `fields`, the ghost rows and columns within `depth` (1 or 2) of every face the chunk
+// shares with another chunk, corners included, get the owner's current values, as the reference's
+// clover_exchange leaves them (for the layout per mesh position see chunk.hpp: the extra high node
+// column and row of vertex and face fields are the chunk's own and are not received). It is
+// collective over the job, and when it returns the ghosts must be filled and this rank's cells
+// free to change. An exchange may fill more ghost cells than asked (deeper, or the whole halo of a
+// Grid), provided they get the owners' current values: no kernel reads ghosts it did not ask for,
+// and the shared node columns are computed bit-identically by both chunks.
+//
+// Adding a variant is one file: derive from Exchange and register a factory at namespace scope,
+//   const ExchangeRegistration registration{"gw-grid", "Grid::update_halo, one HaloUpdate per call", make};
+// and list the file in apps/cloverleaf/CMakeLists.txt. --exchange NAME picks it.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <ghostwire/world.hpp>
+
+#include "chunk.hpp"
+#include "fields.hpp"
+
+namespace cloverleaf {
+
+struct ExchangeSetup {
+  ghostwire::World& world;  // the job's ranks, as ghostwire sees them (the Grids were built on it)
+  MPI_Comm comm;            // the app's communicator (a duplicate of MPI_COMM_WORLD)
+  Chunk& chunk;             // this rank's fields and its neighbours (chunk.d)
+};
+
+class Exchange {
+ public:
+  virtual ~Exchange() = default;
+  virtual void update_halo(FieldMask fields, int depth) = 0;
+  // --sync global: called after every update_halo. A barrier of all ranks; a variant whose transport
+  // needs serving while it waits may use its own (ghostwire's World::barrier).
+  virtual void barrier() = 0;
+};
+
+using ExchangeFactory = std::unique_ptr<Exchange> (*)(const ExchangeSetup& setup);
+
+// Registers an exchange under `name` while static objects are constructed.
+struct ExchangeRegistration {
+  ExchangeRegistration(const char* name, const char* description, ExchangeFactory factory);
+};
+
+// Throws UsageError listing the available exchanges if `name` is not one of them.
+std::unique_ptr<Exchange> make_exchange(const std::string& name, const ExchangeSetup& setup);
+// Throws UsageError as make_exchange does, without building anything.
+void check_exchange_name(const std::string& name);
+
+struct ExchangeInfo {
+  std::string name;
+  std::string description;
+};
+std::vector<ExchangeInfo> available_exchanges();  // sorted by name
+
+}  // namespace cloverleaf

@@ -1,0 +1,25 @@
+#include "halo.hpp"
+
+#include "kernels.hpp"
+
+namespace cloverleaf {
+
+const char* sync_name(Sync s) { return s == Sync::p2p ? "p2p" : "global"; }
+
+void HaloUpdate::operator()(FieldMask fields, int depth) {
+  {
+    KernelTimer t(profile_, Kernel::halo_exchange);
+    exchange_.update_halo(fields, depth);
+  }
+  if (sync_ == Sync::global) {
+    KernelTimer t(profile_, Kernel::halo_sync);
+    exchange_.barrier();
+  }
+  {
+    KernelTimer t(profile_, Kernel::halo_reflect);
+    reflect_boundaries(chunk_, fields, depth);
+  }
+  ++calls_;
+}
+
+}  // namespace cloverleaf
