@@ -25,6 +25,8 @@ struct Tokens {
   bool found_block = false;
 };
 
+constexpr std::size_t line_limit = 100;
+
 [[noreturn]] void fail(const std::string& path, int line, const std::string& message) {
   if (line > 0) throw UsageError(path + " line " + std::to_string(line) + ": " + message);
   throw UsageError(path + ": " + message);
@@ -60,7 +62,6 @@ Tokens tokenize(std::string_view text, const std::string& path, std::vector<std:
     line = first == std::string::npos ? std::string() : line.substr(first);
     const std::size_t comment = line.find_first_of("!;");
     if (comment != std::string::npos) line.resize(comment);
-
     if (line.rfind("*select:", 0) == 0) continue;
     if (!line.empty() && line.front() == '*') {
       const std::string nugget = line.substr(0, line.find(' '));
@@ -81,6 +82,18 @@ Tokens tokenize(std::string_view text, const std::string& path, std::vector<std:
       continue;
     }
     if (blocks.size() != 1 || blocks.front().name != "clover") continue;
+    // The reference reads 100 characters of a line (FMT='(a100)') and silently drops the rest.
+    if (lines_out.back().size() > line_limit) {
+      const std::string& raw = lines_out.back();
+      const std::size_t cut = std::min(raw.find_first_of("!;"), raw.size());
+      const std::size_t last = raw.find_last_not_of(" \t\r", cut == 0 ? 0 : cut - 1);
+      if (cut > line_limit && last != std::string::npos && last >= line_limit) {
+        fail(path, number,
+             "the line is " + std::to_string(last + 1) + " characters long, and the reference reads only the first " +
+                 std::to_string(line_limit) + " (it would drop '" + raw.substr(line_limit, last + 1 - line_limit) +
+                 "'); continue the line on the next one after a word '\\'");
+      }
+    }
 
     std::replace(line.begin(), line.end(), '=', ' ');
     std::replace(line.begin(), line.end(), ',', ' ');
@@ -198,23 +211,28 @@ class Parser {
   }
   std::string value_context(const Token& keyword, const Token& value) const {
     if (value.line == keyword.line) return "";
-    return " (the next word, on line " + std::to_string(value.line) + ")";
+    return " (on line " + std::to_string(value.line) + ")";
+  }
+  // A keyword at the end of its line whose next word (on a later line) is no value: a missing value.
+  [[noreturn]] void missing(const Token& keyword, const Token& next, const std::string& what,
+                            std::string_view expected) {
+    fail(path_, keyword.line,
+         what + ": missing value; expected " + std::string(expected) + ", found '" + next.word + "' on line " +
+             std::to_string(next.line));
   }
 
   int int_value(const Token& keyword, const std::string& name = "") {
     const Token& v = value_of(keyword, "an integer");
     const std::string what = name.empty() ? keyword.word : name;
     if (!is_integer_text(v.word)) {
-      const bool missing = v.line != keyword.line && !is_real_text(v.word);
-      fail(path_, keyword.line,
-           what + (missing ? ": missing value" : " '" + v.word + "': not an integer") + value_context(keyword, v) +
-               "; expected an integer" + (missing ? " after it" : ""));
+      if (v.line != keyword.line && !is_real_text(v.word)) missing(keyword, v, what, "an integer");
+      fail(path_, keyword.line, what + " '" + v.word + "'" + value_context(keyword, v) + ": not an integer");
     }
     long long value = 0;
     const char* first = v.word.data() + (v.word[0] == '+' ? 1 : 0);
     auto [end, error] = std::from_chars(first, v.word.data() + v.word.size(), value);
     if (error != std::errc() || value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
-      fail(path_, keyword.line, what + " " + v.word + ": out of range" + value_context(keyword, v));
+      fail(path_, keyword.line, what + " " + v.word + value_context(keyword, v) + ": out of range");
     }
     return static_cast<int>(value);
   }
@@ -223,10 +241,8 @@ class Parser {
     const Token& v = value_of(keyword, "a number");
     const std::string what = name.empty() ? keyword.word : name;
     if (!is_real_text(v.word)) {
-      const bool missing = v.line != keyword.line;
-      fail(path_, keyword.line,
-           what + (missing ? ": missing value" : " '" + v.word + "': not a number") + value_context(keyword, v) +
-               "; expected a number such as 0.04");
+      if (v.line != keyword.line) missing(keyword, v, what, "a number");
+      fail(path_, keyword.line, what + " '" + v.word + "': not a number; expected a number such as 0.04");
     }
     std::string text = v.word;
     std::replace(text.begin(), text.end(), 'd', 'e');  // Fortran's double-precision exponent
@@ -264,8 +280,8 @@ class Parser {
         else if (g.word == "circle") s.geometry = Geometry::circle;
         else if (g.word == "point") s.geometry = Geometry::point;
         else
-          fail(path_, k.line, what + " '" + g.word + "': unknown geometry" + value_context(k, g) +
-                                  "; expected rectangle, circle or point");
+          fail(path_, k.line, what + " '" + g.word + "'" + value_context(k, g) +
+                                  ": unknown geometry; expected rectangle, circle or point");
       } else {
         fail(path_, k.line,
              name + ": unknown state keyword '" + k.word + "'; expected one of " + std::string(state_keyword_list));
@@ -316,9 +332,12 @@ void validate(const Deck& d) {
     const State& s = d.states[i];
     const std::string name = "state " + std::to_string(i + 1);
     if (s.number == 0) {
-      fail(d.path, 0,
-           name + " is not defined, but states up to " + std::to_string(d.states.size()) +
-               " are; states are numbered 1, 2, 3, ... without gaps");
+      // Name the line of the next state that is defined (the last state always is).
+      std::size_t next = i + 1;
+      while (d.states[next].number == 0) ++next;
+      fail(d.path, d.states[next].line,
+           "state " + std::to_string(next + 1) + " is defined, but " + name +
+               " is not; states are numbered 1, 2, 3, ... without gaps");
     }
     if (!(s.density > 0)) fail(d.path, s.line, name + " density " + number_text(s.density) + ": expected a positive density");
     if (i > 0 && s.geometry == Geometry::none) {

@@ -64,7 +64,7 @@ Decomposition decompose(const Deck& deck, int rank, int ranks) {
                      " chunks, " + std::to_string(split) + " along " + (in_x ? "x" : "y") +
                      ", and ghostwire's BLOCKED split of " + std::to_string(cells) + " cells into blocks of " +
                      std::to_string(ceil) + " leaves the last chunk " + std::to_string(in_x ? x_block : y_block) +
-                     " cells; every chunk needs at least 2 cells in each direction (use fewer ranks or more cells)");
+                     ((in_x ? x_block : y_block) == 1 ? " cell" : " cells") + "; every chunk needs at least 2 cells in each direction (use fewer ranks or more cells)");
   }
 
   Decomposition d{g, rank, ranks, rank % g.x, rank / g.x, 0, 0, 0, 0, {}, pattern};
