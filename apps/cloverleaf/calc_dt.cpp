@@ -17,20 +17,25 @@ constexpr double g_small = static_cast<double>(1.0e-16f);
 constexpr double g_big = static_cast<double>(1.0e+21f);
 
 struct DtRow {
-  const double* __restrict celldx;
+  const double* celldx;
   double celldy;
-  const double* __restrict soundspeed;
-  const double* __restrict viscosity;
-  const double* __restrict density0;
-  const double* __restrict volume;
-  const double* __restrict xarea;
-  const double* __restrict yarea;
-  const double* __restrict yarea_up;
-  const double* __restrict xv;
-  const double* __restrict xv_up;
-  const double* __restrict yv;
-  const double* __restrict yv_up;
+  const double* soundspeed;
+  const double* viscosity;
+  const double* density0;
+  const double* volume;
+  const double* xarea;
+  const double* yarea;
+  const double* yarea_up;
+  const double* xv;
+  const double* xv_up;
+  const double* yv;
+  const double* yv_up;
 };
+
+// Fortran's MIN and MAX on values, not references (std::min and std::max return references, which
+// keeps GCC from turning them into vector selects).
+inline double min2(double a, double b) { return b < a ? b : a; }
+inline double max2(double a, double b) { return a < b ? b : a; }
 
 struct Safety {
   double dtc, dtu, dtv, dtdiv;
@@ -40,33 +45,55 @@ struct CellDt {
   double dtct, dtut, dtvt, dtdivt;
 };
 
-inline CellDt cell_dt(const DtRow& r, const Safety& s, Index j) {
-  const double dsx = r.celldx[j];
-  const double dsy = r.celldy;
-  double cc = r.soundspeed[j] * r.soundspeed[j];
-  cc = cc + 2.0 * r.viscosity[j] / r.density0[j];
-  cc = std::max(std::sqrt(cc), g_small);
-  const double dtct = s.dtc * std::min(dsx, dsy) / cc;
+// One cell's four limits, the reference's arithmetic.
+inline CellDt cell_dt(const double* __restrict celldx, double celldy, const double* __restrict soundspeed,
+                      const double* __restrict viscosity, const double* __restrict density0,
+                      const double* __restrict volume, const double* __restrict xarea,
+                      const double* __restrict yarea, const double* __restrict yarea_up, const double* __restrict xv,
+                      const double* __restrict xv_up, const double* __restrict yv, const double* __restrict yv_up,
+                      const Safety& s, Index j) {
+  const double dsx = celldx[j];
+  const double dsy = celldy;
+  double cc = soundspeed[j] * soundspeed[j];
+  cc = cc + 2.0 * viscosity[j] / density0[j];
+  cc = max2(std::sqrt(cc), g_small);
+  const double dtct = s.dtc * min2(dsx, dsy) / cc;
   double div = 0.0;
-  double dv1 = (r.xv[j] + r.xv_up[j]) * r.xarea[j];
-  double dv2 = (r.xv[j + 1] + r.xv_up[j + 1]) * r.xarea[j + 1];
+  double dv1 = (xv[j] + xv_up[j]) * xarea[j];
+  double dv2 = (xv[j + 1] + xv_up[j + 1]) * xarea[j + 1];
   div = div + dv2 - dv1;
-  const double dtut = s.dtu * 2.0 * r.volume[j] / std::max({std::abs(dv1), std::abs(dv2), g_small * r.volume[j]});
-  dv1 = (r.yv[j] + r.yv[j + 1]) * r.yarea[j];
-  dv2 = (r.yv_up[j] + r.yv_up[j + 1]) * r.yarea_up[j];
+  const double dtut = s.dtu * 2.0 * volume[j] / max2(max2(std::abs(dv1), std::abs(dv2)), g_small * volume[j]);
+  dv1 = (yv[j] + yv[j + 1]) * yarea[j];
+  dv2 = (yv_up[j] + yv_up[j + 1]) * yarea_up[j];
   div = div + dv2 - dv1;
-  const double dtvt = s.dtv * 2.0 * r.volume[j] / std::max({std::abs(dv1), std::abs(dv2), g_small * r.volume[j]});
-  div = div / (2.0 * r.volume[j]);
-  const double dtdivt = div < -g_small ? s.dtdiv * (-1.0 / div) : g_big;
+  const double dtvt = s.dtv * 2.0 * volume[j] / max2(max2(std::abs(dv1), std::abs(dv2)), g_small * volume[j]);
+  div = div / (2.0 * volume[j]);
+  // Computed whether used or not (a division by 0 gives an unused inf), so the loop has no branch.
+  const double converging = s.dtdiv * (-1.0 / div);
+  const double dtdivt = div < -g_small ? converging : g_big;
   return {dtct, dtut, dtvt, dtdivt};
 }
 
-double row_min(const DtRow& r, const Safety& s, Index j0, Index j1) {
-  double m = g_big;
+inline CellDt cell_dt(const DtRow& r, const Safety& s, Index j) {
+  return cell_dt(r.celldx, r.celldy, r.soundspeed, r.viscosity, r.density0, r.volume, r.xarea, r.yarea, r.yarea_up,
+                 r.xv, r.xv_up, r.yv, r.yv_up, s, j);
+}
+
+// The row's smallest limit. Each cell's limit goes to `cell_min` first (a loop of divisions and
+// square roots that vectorises: restrict parameters, and not inlined, where GCC would lose them),
+// then the row is scanned: min is exact, so the order does not matter.
+[[gnu::noinline]] double row_min(const double* __restrict celldx, double celldy, const double* __restrict soundspeed,
+               const double* __restrict viscosity, const double* __restrict density0, const double* __restrict volume,
+               const double* __restrict xarea, const double* __restrict yarea, const double* __restrict yarea_up,
+               const double* __restrict xv, const double* __restrict xv_up, const double* __restrict yv,
+               const double* __restrict yv_up, const Safety& s, Index j0, Index j1, double* __restrict cell_min) {
   for (Index j = j0; j <= j1; ++j) {
-    const CellDt t = cell_dt(r, s, j);
-    m = std::min({m, t.dtct, t.dtut, t.dtvt, t.dtdivt});
+    const CellDt t = cell_dt(celldx, celldy, soundspeed, viscosity, density0, volume, xarea, yarea, yarea_up, xv,
+                             xv_up, yv, yv_up, s, j);
+    cell_min[j - j0] = min2(min2(t.dtct, t.dtut), min2(t.dtvt, t.dtdivt));
   }
+  double m = g_big;
+  for (Index j = j0; j <= j1; ++j) m = min2(m, cell_min[j - j0]);
   return m;
 }
 
@@ -94,8 +121,11 @@ DtResult calc_dt(Chunk& c, const Deck& deck) {
   const Safety s{deck.dtc_safe, deck.dtu_safe, deck.dtv_safe, deck.dtdiv_safe};
   double dt_min_val = g_big;
   Index limiting_row = c.y_min;
+  std::vector<double> cell_min(static_cast<std::size_t>(c.nx));
   for (Index k = c.y_min; k <= c.y_max; ++k) {
-    const double m = row_min(row_of(c, k), s, c.x_min, c.x_max);
+    const DtRow r = row_of(c, k);
+    const double m = row_min(r.celldx, r.celldy, r.soundspeed, r.viscosity, r.density0, r.volume, r.xarea, r.yarea,
+                             r.yarea_up, r.xv, r.xv_up, r.yv, r.yv_up, s, c.x_min, c.x_max, cell_min.data());
     if (m < dt_min_val) {
       dt_min_val = m;
       limiting_row = k;
@@ -108,7 +138,7 @@ DtResult calc_dt(Chunk& c, const Deck& deck) {
   const DtRow r = row_of(c, limiting_row);
   for (Index j = c.x_min; j <= c.x_max; ++j) {
     const CellDt t = cell_dt(r, s, j);
-    const double m = std::min({t.dtct, t.dtut, t.dtvt, t.dtdivt});
+    const double m = min2(min2(t.dtct, t.dtut), min2(t.dtvt, t.dtdivt));
     if (m != dt_min_val) continue;
     result.j = j;
     result.control = m == t.dtct ? DtControl::sound
