@@ -147,7 +147,8 @@ void Simulation::timestep() {
 }
 
 void Simulation::step_line(const DtResult& limit) {
-  out_.progress(format(" Step %7d time %11.7f control %-11s timestep  %9.2E%8lld,%8lld x %9.2E y %9.2E", step_, time_,
+  // The reference's format: its control is a CHARACTER(8) written as a11 (three blanks, then the word padded to 8).
+  out_.progress(format(" Step %7d time %11.7f control    %-8s timestep  %9.2E%8lld,%8lld x %9.2E y %9.2E", step_, time_,
                        control_name(limit.control), dt_, static_cast<long long>(limit.j),
                        static_cast<long long>(limit.k), limit.x, limit.y));
 }

@@ -25,9 +25,10 @@ void write_header(Output& out, const RunInfo& info) {
   const ChunkGrid& g = d.chunks;
   const Index max_x = (deck.x_cells + g.x - 1) / g.x, max_y = (deck.y_cells + g.y - 1) / g.y;
   out.both(format("gw-cloverleaf: CloverLeaf %.1f on ghostwire grids, deck %s: %d x %d cells, exchange %s, sync %s, "
-                  "%d ranks on %d node%s, %d x %d chunks of up to %lld x %lld cells",
+                  "%d rank%s on %d node%s, %d x %d chunks of up to %lld x %lld cells",
                   1.3, deck.path.c_str(), deck.x_cells, deck.y_cells, info.options.exchange.c_str(),
-                  sync_name(info.options.sync), d.ranks, info.nodes, info.nodes == 1 ? "" : "s", g.x, g.y,
+                  sync_name(info.options.sync), d.ranks, d.ranks == 1 ? "" : "s", info.nodes, info.nodes == 1 ? "" : "s",
+                  g.x, g.y,
                   static_cast<long long>(max_x), static_cast<long long>(max_y)));
   if (deck.tiles_per_chunk != 1) {
     out.both(format("note: tiles_per_chunk %d: each chunk is computed as one tile (tiles change the loop order only; "
