@@ -12,6 +12,15 @@
 // Grid), provided they get the owners' current values: no kernel reads ghosts it did not ask for,
 // and the shared node columns are computed bit-identically by both chunks.
 //
+// One part of it a plain Grid::update_halo does not do: at the mesh's top edge, the vertex and
+// y-face fields' edge row (local index ny, which is the Grid's first ghost row, outside the cells)
+// in the ghost columns shared with a left or right neighbour, and at the right edge the vertex and
+// x-face fields' edge column (local nx) in the ghost rows shared with a neighbour below or above.
+// Those lie beyond the Grid's extents, so Boundary::open never fills them, and the reflective
+// boundary does not write them either; the kernels read them (advection at the edge). The mpi
+// exchange's rows and columns span them. Measured with Grid::update_halo alone: the shapes deck on
+// 3 ranks is off by 1e-3 after 60 steps (96x96 hides it: nothing reaches those edges in 87 steps).
+//
 // Adding a variant is one file: derive from Exchange and register a factory at namespace scope,
 //   const ExchangeRegistration registration{"gw-grid", "Grid::update_halo, one HaloUpdate per call", make};
 // and list the file in apps/cloverleaf/CMakeLists.txt. --exchange NAME picks it.
