@@ -59,12 +59,14 @@ Decomposition decompose(const Deck& deck, int rank, int ranks) {
     const int cells = in_x ? deck.x_cells : deck.y_cells;
     const int split = in_x ? g.x : g.y;
     const Index ceil = (cells + split - 1) / split;
+    const Index last = in_x ? x_block : y_block;
     throw UsageError(deck.where(keyword) + ": " + keyword + " " + std::to_string(cells) + " is too few cells for " +
-                     std::to_string(ranks) + " ranks: they make " + std::to_string(g.x) + " x " + std::to_string(g.y) +
-                     " chunks, " + std::to_string(split) + " along " + (in_x ? "x" : "y") +
-                     ", and ghostwire's BLOCKED split of " + std::to_string(cells) + " cells into blocks of " +
-                     std::to_string(ceil) + " leaves the last chunk " + std::to_string(in_x ? x_block : y_block) +
-                     ((in_x ? x_block : y_block) == 1 ? " cell" : " cells") + "; every chunk needs at least 2 cells in each direction (use fewer ranks or more cells)");
+                     std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") + ": they make " +
+                     std::to_string(g.x) + " x " + std::to_string(g.y) + " chunks, " + std::to_string(split) +
+                     " along " + (in_x ? "x" : "y") + ", and ghostwire's BLOCKED split of " + std::to_string(cells) +
+                     " cells into blocks of " + std::to_string(ceil) + " leaves the last chunk " +
+                     std::to_string(last) + (last == 1 ? " cell" : " cells") +
+                     "; every chunk needs at least 2 cells in each direction (use fewer ranks or more cells)");
   }
 
   Decomposition d{g, rank, ranks, rank % g.x, rank / g.x, 0, 0, 0, 0, {}, pattern};
