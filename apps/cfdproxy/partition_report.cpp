@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "json_text.hpp"
 #include "partition.hpp"
 
 namespace cfdproxy {
@@ -32,22 +33,7 @@ std::string number(double value, const char* format = "%.6g") {
   return text;
 }
 
-std::string json_string(const std::string& text) {
-  std::string quoted = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      quoted += '\\';
-      quoted += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escape[8];
-      std::snprintf(escape, sizeof escape, "\\u%04x", static_cast<unsigned>(c));
-      quoted += escape;
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "\"";
-}
+using ghostwire_programs::json_string;
 
 std::string json_summary(const Summary& s, const char* format) {
   return "{\"min\":" + number(s.min, format) + ",\"median\":" + number(s.median, format) +

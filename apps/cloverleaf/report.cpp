@@ -3,19 +3,14 @@
 #include <cmath>
 #include <vector>
 
+#include "json_text.hpp"
+
 namespace cloverleaf {
 namespace {
 
 std::string json_number(double v) { return std::isfinite(v) ? format("%.17g", v) : "null"; }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    if (static_cast<unsigned char>(ch) >= 0x20) out += ch;
-  }
-  return out + "\"";
-}
+using ghostwire_programs::json_string;
 
 }  // namespace
 

@@ -5,25 +5,12 @@
 #include <algorithm>
 #include <utility>
 
+#include "json_text.hpp"
+
 namespace heat {
 namespace {
 
-std::string json_string(std::string_view text) {
-  std::string quoted = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      quoted += '\\';
-      quoted += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-      quoted += escaped;
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "\"";
-}
+using ghostwire_programs::json_string;
 
 // Which MPI produced a number matters when comparing them.
 std::string mpi_library() {

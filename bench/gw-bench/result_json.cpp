@@ -1,27 +1,13 @@
 #include <cmath>
 #include <cstdio>
 
+#include "json_text.hpp"
 #include "result_report.hpp"
 
 namespace gwbench {
 namespace {
 
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escape[8];
-      std::snprintf(escape, sizeof escape, "\\u%04x", static_cast<unsigned>(c));
-      out += escape;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+using ghostwire_programs::json_string;
 
 // Four significant digits are plenty for a timing and keep the lines short.
 std::string number(double value) {
@@ -34,7 +20,7 @@ std::string number(double value) {
 }  // namespace
 
 std::string json_line(const Result& r, const RunDescription& run) {
-  std::string line = "{\"bench\":" + quoted(r.bench) + ",\"impl\":" + quoted(r.impl) + ",\"path\":" + quoted(run.path) +
+  std::string line = "{\"bench\":" + json_string(r.bench) + ",\"impl\":" + json_string(r.impl) + ",\"path\":" + json_string(run.path) +
                      ",\"bytes\":" + std::to_string(r.bytes) + ",\"ranks\":" + std::to_string(run.ranks) +
                      ",\"usec\":" + number(r.usec) + ",\"mbps\":" + number(r.mbps) + ",\"usec_min\":" +
                      number(r.usec_min) + ",\"usec_max\":" + number(r.usec_max) + ",\"repeats\":" +
@@ -46,9 +32,9 @@ std::string json_line(const Result& r, const RunDescription& run) {
     line += number(r.usec_per_repeat[k]);
   }
   line += "]";
-  line += ",\"transport\":" + (r.transport.empty() ? std::string("null") : quoted(r.transport)) +
+  line += ",\"transport\":" + (r.transport.empty() ? std::string("null") : json_string(r.transport)) +
           ",\"nodes\":" + std::to_string(run.nodes) + ",\"hosts\":" + std::to_string(run.hosts) +
-          ",\"mpi\":" + quoted(run.mpi) + ",\"verify\":" + quoted(run.verify) + "}";
+          ",\"mpi\":" + json_string(run.mpi) + ",\"verify\":" + json_string(run.verify) + "}";
   return line;
 }
 
