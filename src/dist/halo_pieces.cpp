@@ -35,9 +35,20 @@ void split(const DimensionMap& m, bool periodic, Index a, Index b, std::vector<S
 
 }  // namespace
 
-void ghost_pieces(const PatternCore& pattern, const HaloSpec& halo, int receiver, std::vector<GhostPiece>& out) {
+GhostLayers all_layers(const HaloSpec& halo) {
+  GhostLayers layers;
+  layers.dimensions = halo.dimensions;
+  for (int d = 0; d < halo.dimensions; ++d) {
+    layers.low[d] = layers.high[d] = halo.width[d];
+    layers.periodic[d] = halo.periodic[d];
+  }
+  layers.stencil = halo.stencil;
+  return layers;
+}
+
+void ghost_pieces(const PatternCore& pattern, const GhostLayers& layers, int receiver, std::vector<GhostPiece>& out) {
   const int n = pattern.dimensions();
-  BlockLayout mine = block_layout(pattern, &halo, receiver, 0);
+  BlockLayout mine = block_layout(pattern, nullptr, receiver, 0);  // owned cells only: no padding needed
   for (int d = 0; d < n; ++d)
     if (mine.extent[d] == 0) return;
 
@@ -51,16 +62,16 @@ void ghost_pieces(const PatternCore& pattern, const HaloSpec& halo, int receiver
       direction[d] = c % 3 - 1;
       if (direction[d] != 0) {
         ++nonzero;
-        skip |= halo.width[d] == 0;
+        skip |= (direction[d] < 0 ? layers.low[d] : layers.high[d]) == 0;
       }
     }
-    if (nonzero == 0 || skip || (halo.stencil == Stencil::faces && nonzero > 1)) continue;
+    if (nonzero == 0 || skip || (layers.stencil == Stencil::faces && nonzero > 1)) continue;
     bool empty = false;
     for (int d = 0; d < n && !empty; ++d) {
-      Index low = mine.low[d], high = mine.low[d] + mine.extent[d], w = halo.width[d];
-      Index a = direction[d] < 0 ? low - w : (direction[d] > 0 ? high : low);
-      Index b = direction[d] < 0 ? low : (direction[d] > 0 ? high + w : high);
-      split(pattern.map(d), halo.periodic[d], a, b, stretches[d]);
+      Index low = mine.low[d], high = mine.low[d] + mine.extent[d];
+      Index a = direction[d] < 0 ? low - layers.low[d] : (direction[d] > 0 ? high : low);
+      Index b = direction[d] < 0 ? low : (direction[d] > 0 ? high + layers.high[d] : high);
+      split(pattern.map(d), layers.periodic[d], a, b, stretches[d]);
       empty = stretches[d].empty();
     }
     if (empty) continue;
@@ -87,23 +98,24 @@ void ghost_pieces(const PatternCore& pattern, const HaloSpec& halo, int receiver
   }
 }
 
-std::vector<int> possible_receivers(const PatternCore& pattern, const HaloSpec& halo, int sender) {
+std::vector<int> possible_receivers(const PatternCore& pattern, const GhostLayers& layers, int sender) {
   const int n = pattern.dimensions();
-  BlockLayout mine = block_layout(pattern, &halo, sender, 0);
+  BlockLayout mine = block_layout(pattern, nullptr, sender, 0);
   std::vector<int> result;
   for (int d = 0; d < n; ++d)
     if (mine.extent[d] == 0) return result;
   std::vector<int> candidates[3];
   for (int d = 0; d < n; ++d) {
     const DimensionMap& m = pattern.map(d);
-    Index low = mine.low[d], high = low + mine.extent[d], w = halo.width[d], extent = m.extent;
+    Index low = mine.low[d], high = low + mine.extent[d], extent = m.extent;
     for (int unit = 0; unit < m.units; ++unit) {
       Index unit_extent = m.local_extent(unit);
       if (unit_extent == 0) continue;
       Index unit_low = static_cast<Index>(unit) * m.block, unit_high = unit_low + unit_extent;
-      Index reach_low = unit_low - w, reach_high = unit_high + w;  // the unit's cells and ghosts
+      // The unit's cells and the ghost cells the update fills there.
+      Index reach_low = unit_low - layers.low[d], reach_high = unit_high + layers.high[d];
       bool meets;
-      if (halo.periodic[d]) {
+      if (layers.periodic[d]) {
         // Some copy of [low, high) shifted by k * extent meets [reach_low, reach_high).
         Index k_min = floor_divide(reach_low - high, extent) + 1;
         Index k_max = -floor_divide(-(reach_high - low), extent) - 1;

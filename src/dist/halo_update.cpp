@@ -1,5 +1,6 @@
 // HaloUpdate: builds one halo Plan for a list of grids from the ghost-piece geometry, and runs it.
-// Every (sender, receiver) pair exchanges one message holding all its pieces (faces, edges,
+// Each grid contributes the pieces of its own ghost layers (its halo, or the depth asked for), so
+// grids with different halos share messages. Every (sender, receiver) pair exchanges one message holding all its pieces (faces, edges,
 // corners, wrap-arounds), so a neighbour that is adjacent on several sides costs one message; per
 // grid with HaloMessages::per_variable. Between node peers the pieces are split in two messages by
 // shape: rows (runs of at least a cache line), which the receiver reads in place, and short runs
@@ -20,6 +21,8 @@ namespace detail {
 
 struct HaloUpdateState {
   std::vector<GridState*> grids;
+  std::vector<GhostLayers> layers;  // per grid: the ghost cells this update fills
+  std::vector<HaloDepth> depths;    // per grid: as given
   HaloMessages messages = HaloMessages::per_neighbour;
   std::optional<Plan> plan;
   std::vector<char> in_flight;  // per grid (per_variable) or one flag
@@ -42,13 +45,6 @@ Layout box_layout(const BlockLayout& b, int dimensions, const Index* low, const 
                      std::span<const std::ptrdiff_t>(strides, static_cast<std::size_t>(dimensions)));
 }
 
-bool same_halo(const HaloSpec& a, const HaloSpec& b) {
-  if (a.dimensions != b.dimensions || a.stencil != b.stencil) return false;
-  for (int d = 0; d < a.dimensions; ++d)
-    if (a.width[d] != b.width[d] || a.periodic[d] != b.periodic[d]) return false;
-  return true;
-}
-
 void check_grids(const std::vector<GridState*>& grids) {
   const GridState& first = *grids[0];
   for (std::size_t g = 1; g < grids.size(); ++g) {
@@ -61,33 +57,73 @@ void check_grids(const std::vector<GridState*>& grids) {
       raise(Errc::mismatch, which + " belongs to another World than grid 0");
     if (!(other.pattern == first.pattern))
       raise(Errc::mismatch, which + " has the pattern (" + other.pattern.describe() + ") but grid 0 has (" +
-                                first.pattern.describe() + "); all grids of one update need the same pattern and halo");
-    if (!same_halo(other.halo, first.halo))
-      raise(Errc::mismatch, which + " has the halo (" + describe_halo(other.halo) + ") but grid 0 has (" +
-                                describe_halo(first.halo) + "); all grids of one update need the same pattern and halo");
+                                first.pattern.describe() + "); all grids of one update need the same pattern");
   }
+}
+
+// The ghost layers `depth` asks for in grid g, checked against its halo.
+GhostLayers resolve(const GridState& grid, const HaloDepth& depth, std::size_t g) {
+  GhostLayers layers = all_layers(grid.halo);
+  if (depth.whole()) return layers;
+  const int n = grid.halo.dimensions;
+  const std::string which = "HaloUpdate: grid " + std::to_string(g);
+  if (depth.dimensions() != 0 && depth.dimensions() != n)
+    raise(Errc::invalid_argument, which + " has " + std::to_string(n) + " dimension(s) but its depth (" + depth.describe() +
+                                      ") gives " + std::to_string(depth.dimensions()) + "; expected one value per dimension and side");
+  for (int d = 0; d < n; ++d) {
+    for (int side = 0; side < 2; ++side) {
+      const Index wanted = side == 0 ? depth.low(d) : depth.high(d), width = grid.halo.width[d];
+      if (wanted >= 0 && wanted <= width) continue;
+      raise(Errc::invalid_argument, which + ": depth " + std::to_string(wanted) + " on the " + (side == 0 ? "low" : "high") +
+                                        " side of dimension " + std::to_string(d) + (wanted < 0 ? " is negative" : " exceeds the halo width " + std::to_string(width)) +
+                                        "; expected 0 to " + std::to_string(width) + " layers");
+    }
+    layers.low[d] = depth.low(d);
+    layers.high[d] = depth.high(d);
+  }
+  return layers;
+}
+
+// The pieces of one kind of ghost layers: what this rank receives, and sends to each rank.
+struct Pieces {
+  GhostLayers layers;
+  std::vector<GhostPiece> receives;
+  std::map<int, std::vector<GhostPiece>> sends;
+};
+
+Pieces pieces_of(const PatternCore& pattern, const GhostLayers& layers, int me) {
+  Pieces p;
+  p.layers = layers;
+  ghost_pieces(pattern, layers, me, p.receives);
+  std::vector<GhostPiece> theirs;
+  for (int r : possible_receivers(pattern, layers, me)) {
+    theirs.clear();
+    ghost_pieces(pattern, layers, r, theirs);
+    for (const GhostPiece& piece : theirs)
+      if (piece.sender == me) p.sends[r].push_back(piece);
+  }
+  return p;
 }
 
 void build_plan(HaloUpdateState& u) {
   const GridState& first = *u.grids[0];
   World& world = *first.world;
   const PatternCore& pattern = first.pattern;
-  const HaloSpec& halo = first.halo;
   const int me = world.rank(), n = pattern.dimensions();
 
-  std::vector<GhostPiece> receives;
-  ghost_pieces(pattern, halo, me, receives);
-  std::map<int, std::vector<GhostPiece>> sends;
-  std::vector<GhostPiece> theirs;
-  for (int r : possible_receivers(pattern, halo, me)) {
-    theirs.clear();
-    ghost_pieces(pattern, halo, r, theirs);
-    for (const GhostPiece& piece : theirs)
-      if (piece.sender == me) sends[r].push_back(piece);
+  // Grids with the same ghost layers (most of them, usually) share their geometry.
+  std::vector<Pieces> kinds;
+  std::vector<std::size_t> kind_of(u.grids.size());
+  for (std::size_t g = 0; g < u.grids.size(); ++g) {
+    auto same = std::find_if(kinds.begin(), kinds.end(), [&](const Pieces& k) { return k.layers == u.layers[g]; });
+    kind_of[g] = static_cast<std::size_t>(same - kinds.begin());
+    if (same == kinds.end()) kinds.push_back(pieces_of(pattern, u.layers[g], me));
   }
   std::vector<int> neighbours;
-  for (const auto& [rank, pieces] : sends) neighbours.push_back(rank);
-  for (const GhostPiece& piece : receives) neighbours.push_back(piece.sender);
+  for (const Pieces& kind : kinds) {
+    for (const auto& [rank, pieces] : kind.sends) neighbours.push_back(rank);
+    for (const GhostPiece& piece : kind.receives) neighbours.push_back(piece.sender);
+  }
   std::sort(neighbours.begin(), neighbours.end());
   neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
 
@@ -97,6 +133,7 @@ void build_plan(HaloUpdateState& u) {
   Plan& plan = *u.plan;
   for (std::size_t g = 0; g < u.grids.size(); ++g) {
     GridState& grid = *u.grids[g];
+    const Pieces& kind = kinds[kind_of[g]];
     Region region = plan.add_memory(*grid.segment, grid.element_size);
     // Both sides see the same piece extents and element size, so they choose the same channel.
     auto channel = [&](int rank, const GhostPiece& piece) {
@@ -106,10 +143,10 @@ void build_plan(HaloUpdateState& u) {
                         static_cast<std::size_t>(piece.extent[n - 1]) * grid.element_size < cache_line;
       return base + (short_runs ? 1 : 0);
     };
-    for (const GhostPiece& piece : receives)
+    for (const GhostPiece& piece : kind.receives)
       plan.add_receive(channel(piece.sender, piece), piece.sender, region,
                        box_layout(grid.layout, n, piece.receiver_low, piece.extent));
-    for (const auto& [rank, pieces] : sends)
+    for (const auto& [rank, pieces] : kind.sends)
       for (const GhostPiece& piece : pieces)
         plan.add_send(channel(rank, piece), rank, region, box_layout(grid.layout, n, piece.sender_low, piece.extent));
   }
@@ -145,18 +182,32 @@ std::size_t group_of(const HaloUpdateState& u, std::size_t grid, const char* cal
 }  // namespace
 }  // namespace detail
 
+namespace {
+std::vector<HaloPart> whole_halos(std::span<GridBase* const> grids) {
+  std::vector<HaloPart> parts;
+  parts.reserve(grids.size());
+  for (GridBase* grid : grids) parts.push_back({grid, HaloDepth()});
+  return parts;
+}
+}  // namespace
+
 HaloUpdate::HaloUpdate(std::span<GridBase* const> grids, HaloMessages messages)
+    : HaloUpdate(std::span<const HaloPart>(whole_halos(grids)), messages) {}
+
+HaloUpdate::HaloUpdate(std::span<const HaloPart> parts, HaloMessages messages)
     : state_(std::make_unique<detail::HaloUpdateState>()) {
   detail::HaloUpdateState& u = *state_;
-  if (grids.empty()) raise(Errc::invalid_argument, "HaloUpdate: no grids given; expected at least one");
+  if (parts.empty()) raise(Errc::invalid_argument, "HaloUpdate: no grids given; expected at least one");
   if (messages != HaloMessages::per_neighbour && messages != HaloMessages::per_variable)
     raise(Errc::invalid_argument, "HaloUpdate: unknown HaloMessages value " + std::to_string(static_cast<int>(messages)));
-  for (std::size_t g = 0; g < grids.size(); ++g) {
-    if (!grids[g]) raise(Errc::invalid_argument, "HaloUpdate: grid " + std::to_string(g) + " is null");
-    u.grids.push_back(&grids[g]->state());
+  for (std::size_t g = 0; g < parts.size(); ++g) {
+    if (!parts[g].grid) raise(Errc::invalid_argument, "HaloUpdate: grid " + std::to_string(g) + " is null");
+    u.grids.push_back(&parts[g].grid->state());
+    u.depths.push_back(parts[g].depth);
   }
   u.messages = messages;
   detail::check_grids(u.grids);
+  for (std::size_t g = 0; g < parts.size(); ++g) u.layers.push_back(detail::resolve(*u.grids[g], u.depths[g], g));
   detail::build_plan(u);
 }
 
@@ -195,12 +246,73 @@ HaloHandle HaloUpdate::start(std::size_t grid) {
 }
 
 std::size_t HaloUpdate::grids() const noexcept { return state_->grids.size(); }
+
+HaloDepth HaloUpdate::depth(std::size_t grid) const {
+  const detail::HaloUpdateState& u = *state_;
+  if (grid >= u.grids.size())
+    raise(Errc::out_of_range, "HaloUpdate::depth: grid " + std::to_string(grid) + " is not in [0, " +
+                                  std::to_string(u.grids.size()) + ") of this update");
+  const detail::GhostLayers& layers = u.layers[grid];
+  const auto n = static_cast<std::size_t>(layers.dimensions);
+  return HaloDepth::low_high(std::span<const Index>(layers.low, n), std::span<const Index>(layers.high, n));
+}
+
 HaloMessages HaloUpdate::messages() const noexcept { return state_->messages; }
 const Plan& HaloUpdate::plan() const noexcept { return *state_->plan; }
+
 std::string HaloUpdate::describe() const {
-  return "halo update of " + std::to_string(state_->grids.size()) + " grid(s), " +
-         (state_->messages == HaloMessages::per_neighbour ? "one message per neighbour" : "one message per grid") +
-         "\n" + state_->plan->describe();
+  const detail::HaloUpdateState& u = *state_;
+  std::ostringstream text;
+  text << "halo update of " << u.grids.size() << " grid(s), "
+       << (u.messages == HaloMessages::per_neighbour ? "one message per neighbour" : "one message per grid") << "\n";
+  for (std::size_t g = 0; g < u.grids.size(); ++g) {
+    text << "  grid " << g << ": halo " << detail::describe_halo(u.grids[g]->halo) << "; fills ";
+    if (u.depths[g].whole())
+      text << "the whole halo";
+    else
+      text << depth(g).describe();
+    text << "\n";
+  }
+  text << u.plan->describe();
+  return text.str();
+}
+
+HaloDepth HaloDepth::low_high(std::span<const Index> low, std::span<const Index> high) {
+  if (low.size() != high.size())
+    raise(Errc::invalid_argument, "HaloDepth::low_high: " + std::to_string(low.size()) + " low value(s) but " +
+                                      std::to_string(high.size()) + " high value(s); expected one of each per dimension");
+  if (low.empty()) raise(Errc::invalid_argument, "HaloDepth: no values given; expected one per dimension");
+  HaloDepth depth;
+  depth.whole_ = false;
+  depth.dimensions_ = static_cast<int>(low.size());
+  for (std::size_t d = 0; d < low.size() && d < static_cast<std::size_t>(max_dimensions); ++d) {
+    depth.low_[d] = low[d];
+    depth.high_[d] = high[d];
+  }
+  return depth;
+}
+
+std::string HaloDepth::describe() const {
+  if (whole_) return "the whole halo";
+  std::ostringstream text;
+  auto list = [&](const Index* values) {
+    for (int d = 0; d < std::min(dimensions_, max_dimensions); ++d) text << (d ? " x " : "") << values[d];
+    if (dimensions_ > max_dimensions) text << " x ...";
+  };
+  const int shown = std::min(dimensions_, max_dimensions);
+  const bool symmetric = std::equal(low_, low_ + shown, high_);
+  if (dimensions_ == 0) {
+    text << low_[0] << (low_[0] == 1 ? " layer" : " layers") << " on each side";
+  } else if (symmetric) {
+    list(low_);
+    text << " on each side";
+  } else {
+    text << "low ";
+    list(low_);
+    text << ", high ";
+    list(high_);
+  }
+  return text.str();
 }
 
 HaloHandle::HaloHandle(HaloHandle&& other) noexcept : state_(other.state_), grid_(other.grid_) {

@@ -7,18 +7,29 @@
 //   auto pending = update.start();  // ... compute on cells that need no ghost ...
 //   pending.wait();
 //
-// All grids of one update must have the same pattern and halo (they may hold different types).
-// Building it is collective; so is every run/start/wait, in the same order on every rank. The
-// grids must outlive the update. Between start() and wait() this rank must not write the cells
-// its neighbours read (the owned cells within the halo width of its block's faces) nor read its
-// ghost cells. A run allocates nothing.
+// Staggered fields and partial depths: each grid may have its own halo (widths, stencil,
+// boundaries), and each may fill only some of its ghost layers, per dimension and side:
+//
+//   HaloUpdate cells_and_nodes({{&density, 1},                                     // 1 layer each side
+//                               {&xvel, HaloDepth::low_high({2, 2}, {3, 3})},      // node field, width 3
+//                               {&vol_flux_x, HaloDepth::low_high({2, 2}, {3, 2})},// x faces
+//                               {&pressure}});                                     // its whole halo
+//
+// All grids of one update must have the same pattern (they may hold different types). Building it
+// is collective; so is every run/start/wait, in the same order on every rank. The grids must
+// outlive the update. Between start() and wait() this rank must not write the cells its
+// neighbours read (the owned cells within the depth of its block's faces) nor read its ghost
+// cells. A run allocates nothing.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
+
+#include "ghostwire/dist/box.hpp"
 
 namespace ghostwire {
 
@@ -32,6 +43,67 @@ struct HaloUpdateState;
 enum class HaloMessages {
   per_neighbour,  // all grids' cells for a neighbour in one message (miniGhost's BSPMA)
   per_variable,   // each grid its own messages, which can also be exchanged alone (SVAF)
+};
+
+// Which ghost layers an update fills in one grid: per dimension, how many layers next to the owned
+// cells on the low side and on the high side, each at most the grid's halo width there (checked when
+// the update is built). Edges and corners (Stencil::full) cover exactly the chosen layers of both
+// dimensions they lie in.
+//
+//   HaloDepth()                           every layer of the grid's halo (the default)
+//   HaloDepth(1)                          1 layer on both sides of every dimension
+//   HaloDepth::each({1, 2})               per dimension, both sides
+//   HaloDepth::low_high({2, 2}, {3, 3})   per dimension and side: a node-centred field whose block
+//                                         holds one more layer above (width 3: low 2, high 3)
+class HaloDepth {
+ public:
+  static constexpr int max_dimensions = 3;
+
+  HaloDepth() = default;
+  // Implicit, so that {&grid, 1} reads "grid, 1 layer".
+  HaloDepth(Index layers) noexcept : whole_(false) {  // NOLINT(google-explicit-constructor)
+    for (int d = 0; d < max_dimensions; ++d) low_[d] = high_[d] = layers;
+  }
+  static HaloDepth each(std::initializer_list<Index> layers) { return low_high(layers, layers); }
+  static HaloDepth low_high(std::initializer_list<Index> low, std::initializer_list<Index> high) {
+    return low_high(std::span<const Index>(low.begin(), low.size()), std::span<const Index>(high.begin(), high.size()));
+  }
+  template <std::size_t N>
+  static HaloDepth each(const std::array<Index, N>& layers) {
+    return low_high(std::span<const Index>(layers), std::span<const Index>(layers));
+  }
+  template <std::size_t N>
+  static HaloDepth low_high(const std::array<Index, N>& low, const std::array<Index, N>& high) {
+    return low_high(std::span<const Index>(low), std::span<const Index>(high));
+  }
+  // Throws Error(invalid_argument) if low and high differ in length or are empty.
+  static HaloDepth low_high(std::span<const Index> low, std::span<const Index> high);
+
+  bool whole() const noexcept { return whole_; }  // the grid's whole halo
+  // How many dimensions the values are given for (one per dimension of the grid, checked when the
+  // update is built); 0 for HaloDepth() and HaloDepth(layers), which fit any grid.
+  int dimensions() const noexcept { return dimensions_; }
+  // Layers in dimension d (< max_dimensions); HaloDepth(layers) has the same in every dimension.
+  Index low(int d) const noexcept { return low_[d]; }
+  Index high(int d) const noexcept { return high_[d]; }
+  // "the whole halo", "1 layer on each side", "low 2 x 2, high 3 x 3", "2 x 1 on each side".
+  std::string describe() const;
+  bool operator==(const HaloDepth&) const = default;
+
+ private:
+  bool whole_ = true;
+  int dimensions_ = 0;  // values given per side (more than max_dimensions: an error when built)
+  Index low_[max_dimensions] = {0, 0, 0};
+  Index high_[max_dimensions] = {0, 0, 0};
+};
+
+// One grid of an update and the ghost layers to fill in it.
+struct HaloPart {
+  // Implicit, so that a list of parts reads {{&u, 1}, {&v}}.
+  HaloPart(GridBase* which, HaloDepth layers = HaloDepth()) noexcept  // NOLINT(google-explicit-constructor)
+      : grid(which), depth(layers) {}
+  GridBase* grid;
+  HaloDepth depth;  // default: the grid's whole halo
 };
 
 // An exchange under way: wait() fills the ghost cells. Destroying it unwaited waits.
@@ -57,6 +129,10 @@ class HaloUpdate {
   HaloUpdate(std::span<GridBase* const> grids, HaloMessages messages = HaloMessages::per_neighbour);
   HaloUpdate(std::initializer_list<GridBase*> grids, HaloMessages messages = HaloMessages::per_neighbour)
       : HaloUpdate(std::span<GridBase* const>(grids.begin(), grids.size()), messages) {}
+  // Each grid with the ghost layers to fill ({&grid} or {&grid, HaloDepth()}: all of them).
+  HaloUpdate(std::span<const HaloPart> parts, HaloMessages messages = HaloMessages::per_neighbour);
+  HaloUpdate(std::initializer_list<HaloPart> parts, HaloMessages messages = HaloMessages::per_neighbour)
+      : HaloUpdate(std::span<const HaloPart>(parts.begin(), parts.size()), messages) {}
   ~HaloUpdate();  // collective
   HaloUpdate(HaloUpdate&&) noexcept;
   HaloUpdate& operator=(HaloUpdate&&) noexcept;
@@ -67,9 +143,11 @@ class HaloUpdate {
   [[nodiscard]] HaloHandle start(std::size_t grid);
 
   std::size_t grids() const noexcept;
+  // The layers filled in grid `grid`, resolved against its halo: low_high(...) over its dimensions.
+  HaloDepth depth(std::size_t grid) const;
   HaloMessages messages() const noexcept;
   const Plan& plan() const noexcept;
-  std::string describe() const;  // neighbours, messages, bytes, paths
+  std::string describe() const;  // each grid's halo and depth; neighbours, messages, bytes, paths
 
  private:
   std::unique_ptr<detail::HaloUpdateState> state_;
