@@ -324,6 +324,46 @@ std::vector<StaggeredCase> staggered_cases() {
   return cases;
 }
 
+// The CloverLeaf example of docs/dist.md, as written there: cells, nodes and both face fields of one
+// chunk decomposition, one update per depth.
+TEST(Staggered, DocumentedCloverLeafFields) {
+  World& world = gwtest::world();
+  const Index nx = 12, ny = 10;
+  namespace gw = ghostwire;
+  const gw::Pattern<2> chunks = gw::make_pattern<2>({ny, nx}, world.size());  // the cells
+  auto halo = [](gw::Point<2> width) { return gw::Halo<2>(width, gw::Stencil::full); };  // open boundaries
+  std::vector<TestGrid<2>> grids(4);
+  const std::vector<Role> all = roles(2);  // cell, node, face0, face1, ...
+  const Role* role_of[4] = {&all[0], &all[1], &all[3], &all[2]};
+  for (int g = 0; g < 4; ++g) {
+    grids[g].role = *role_of[g];
+    grids[g].index = g;
+    grids[g].stencil = gw::Stencil::full;
+  }
+  grids[0].real = std::make_unique<gw::Grid<double, 2>>(world, chunks, halo({2, 2}));  // density: cell-centred
+  grids[1].real = std::make_unique<gw::Grid<double, 2>>(world, chunks, halo({3, 3}));  // xvel: node-centred
+  grids[2].real = std::make_unique<gw::Grid<double, 2>>(world, chunks, halo({2, 3}));  // vol_flux_x: x faces
+  grids[3].real = std::make_unique<gw::Grid<double, 2>>(world, chunks, halo({3, 2}));  // vol_flux_y: y faces
+  gw::Grid<double, 2>& density = *grids[0].real;
+  gw::Grid<double, 2>& xvel = *grids[1].real;
+  gw::Grid<double, 2>& vol_flux_x = *grids[2].real;
+  gw::Grid<double, 2>& vol_flux_y = *grids[3].real;
+
+  auto update_of_depth = [&](gw::Index d) {
+    return gw::HaloUpdate({{&density, d},
+                           {&xvel, gw::HaloDepth::low_high({d, d}, {d + 1, d + 1})},
+                           {&vol_flux_x, gw::HaloDepth::low_high({d, d}, {d, d + 1})},
+                           {&vol_flux_y, gw::HaloDepth::low_high({d, d}, {d + 1, d})}});
+  };
+  gw::HaloUpdate depth1 = update_of_depth(1), depth2 = update_of_depth(2);
+  for (int round = 0; round < 4; ++round) {
+    set_round(grids, round);
+    (round % 2 == 0 ? depth1 : depth2).run();
+    ASSERT_TRUE(check_round(grids, round % 2 == 0 ? 1 : 2, round, "documented update"));
+  }
+  world.barrier();
+}
+
 INSTANTIATE_TEST_SUITE_P(Cases, Staggered, testing::ValuesIn(staggered_cases()),
                          [](const testing::TestParamInfo<StaggeredCase>& param) { return param.param.name(); });
 
