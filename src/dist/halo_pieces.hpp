@@ -1,11 +1,12 @@
 // Which cells fill which ghost cells: the geometry of a halo update, from the pattern alone.
 //
 // An update fills some of a grid's ghost cells (GhostLayers: per dimension, layers on the low and
-// the high side, at most the halo width). A rank's ghost cells are cut by direction (the 3^N - 1 sides, edges and corners of its block;
-// faces only for Stencil::faces) and, within a direction, by the owners of the cells they mirror
-// (several owners when the halo is wider than a neighbour's block; periodic wrap-around when the
-// boundary is periodic; none beyond an open boundary). Sender and receiver both derive the pieces
-// of a message from the receiver's ghost_pieces, so both list them in the same order.
+// the high side, at most the halo width). A rank's ghost cells are cut by direction (the 3^N - 1
+// sides, edges and corners of its block; faces only for Stencil::faces) and, within a direction, by
+// the owners of the cells they mirror (several owners when the halo is wider than a neighbour's
+// block; periodic wrap-around when the boundary is periodic; none beyond an open boundary). Sender
+// and receiver both derive the pieces of a message from the receiver's ghost_pieces, so both list
+// them in the same order.
 #pragma once
 
 #include <vector>

@@ -1,11 +1,12 @@
 // HaloUpdate: builds one halo Plan for a list of grids from the ghost-piece geometry, and runs it.
 // Each grid contributes the pieces of its own ghost layers (its halo, or the depth asked for), so
-// grids with different halos share messages. Every (sender, receiver) pair exchanges one message holding all its pieces (faces, edges,
-// corners, wrap-arounds), so a neighbour that is adjacent on several sides costs one message; per
-// grid with HaloMessages::per_variable. Between node peers the pieces are split in two messages by
-// shape: rows (runs of at least a cache line), which the receiver reads in place, and short runs
-// (columns, corners), which the plan packs on the sender's side. One message of both kinds would be
-// packed whole (a plan decides per message), copying the rows twice.
+// grids with different halos share messages. Every (sender, receiver) pair exchanges one message
+// holding all its pieces (faces, edges, corners, wrap-arounds), so a neighbour that is adjacent on
+// several sides costs one message; per grid with HaloMessages::per_variable. Between node peers the
+// pieces are split in two messages by shape: rows (runs of at least a cache line), which the
+// receiver reads in place, and short runs (columns, corners), which the plan packs on the sender's
+// side. One message of both kinds would be packed whole (a plan decides per message), copying the
+// rows twice.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -68,15 +69,18 @@ GhostLayers resolve(const GridState& grid, const HaloDepth& depth, std::size_t g
   const int n = grid.halo.dimensions;
   const std::string which = "HaloUpdate: grid " + std::to_string(g);
   if (depth.dimensions() != 0 && depth.dimensions() != n)
-    raise(Errc::invalid_argument, which + " has " + std::to_string(n) + " dimension(s) but its depth (" + depth.describe() +
-                                      ") gives " + std::to_string(depth.dimensions()) + "; expected one value per dimension and side");
+    raise(Errc::invalid_argument, which + " has " + std::to_string(n) + " dimension(s) but its depth (" +
+                                      depth.describe() + ") gives " + std::to_string(depth.dimensions()) +
+                                      "; expected one value per dimension and side");
   for (int d = 0; d < n; ++d) {
     for (int side = 0; side < 2; ++side) {
       const Index wanted = side == 0 ? depth.low(d) : depth.high(d), width = grid.halo.width[d];
       if (wanted >= 0 && wanted <= width) continue;
-      raise(Errc::invalid_argument, which + ": depth " + std::to_string(wanted) + " on the " + (side == 0 ? "low" : "high") +
-                                        " side of dimension " + std::to_string(d) + (wanted < 0 ? " is negative" : " exceeds the halo width " + std::to_string(width)) +
-                                        "; expected 0 to " + std::to_string(width) + " layers");
+      raise(Errc::invalid_argument,
+            which + ": depth " + std::to_string(wanted) + " on the " + (side == 0 ? "low" : "high") +
+                " side of dimension " + std::to_string(d) +
+                (wanted < 0 ? " is negative" : " exceeds the halo width " + std::to_string(width)) +
+                "; expected 0 to " + std::to_string(width) + " layers");
     }
     layers.low[d] = depth.low(d);
     layers.high[d] = depth.high(d);
@@ -280,7 +284,8 @@ std::string HaloUpdate::describe() const {
 HaloDepth HaloDepth::low_high(std::span<const Index> low, std::span<const Index> high) {
   if (low.size() != high.size())
     raise(Errc::invalid_argument, "HaloDepth::low_high: " + std::to_string(low.size()) + " low value(s) but " +
-                                      std::to_string(high.size()) + " high value(s); expected one of each per dimension");
+                                      std::to_string(high.size()) +
+                                      " high value(s); expected one of each per dimension");
   if (low.empty()) raise(Errc::invalid_argument, "HaloDepth: no values given; expected one per dimension");
   HaloDepth depth;
   depth.whole_ = false;

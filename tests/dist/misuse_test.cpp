@@ -29,7 +29,8 @@ TEST(Misuse, MismatchedGridsInOneUpdate) {
   World& world = gwtest::world();
   Grid<double, 2> a(world, {16, 12}, Halo<2>(1)), b(world, {16, 12}, Halo<2>(2)), c(world, {16, 13}, Halo<2>(1));
   Grid<double, 2> d(world, {16, 12}, Halo<2>(1, Stencil::full));
-  GW_EXPECT_ERROR(HaloUpdate({&a, &c}), Errc::mismatch, "HaloUpdate: grid 1 has the pattern (2-D pattern, extents 16 x 13",
+  GW_EXPECT_ERROR(HaloUpdate({&a, &c}), Errc::mismatch,
+                  "HaloUpdate: grid 1 has the pattern (2-D pattern, extents 16 x 13",
                   "but grid 0 has (2-D pattern, extents 16 x 12", "all grids of one update need the same pattern");
   GW_EXPECT_ERROR(HaloUpdate({{&a, 1}, {&c, 1}}), Errc::mismatch, "HaloUpdate: grid 1 has the pattern");
   HaloUpdate different_halos({&a, &b, &d});  // each grid its own halo (staggered_test checks the cells)
@@ -61,42 +62,50 @@ TEST(Misuse, BadDepths) {
   Grid<double, 2> thin(world, {16, 12}, Halo<2>({0, 1}));
   Grid<double, 2> other(world, {16, 12}, Halo<2>({1, 2}, Stencil::full, Boundary::periodic));
   Grid<double, 3> cube(world, {6, 6, 6}, Halo<3>(1));
-  GW_EXPECT_ERROR(HaloUpdate({{&cells, 1}, {&nodes, 4}}), Errc::invalid_argument,
-                  "HaloUpdate: grid 1: depth 4 on the low side of dimension 0 exceeds the halo width 3; expected 0 to 3 layers");
-  GW_EXPECT_ERROR(HaloUpdate({{&cells, 1}, {&nodes, HaloDepth::low_high({2, 2}, {3, 4})}}), Errc::invalid_argument,
-                  "HaloUpdate: grid 1: depth 4 on the high side of dimension 1 exceeds the halo width 3; expected 0 to 3 layers");
+  GW_EXPECT_ERROR(
+      HaloUpdate({{&cells, 1}, {&nodes, 4}}), Errc::invalid_argument,
+      "HaloUpdate: grid 1: depth 4 on the low side of dimension 0 exceeds the halo width 3; expected 0 to 3 layers");
+  GW_EXPECT_ERROR(
+      HaloUpdate({{&cells, 1}, {&nodes, HaloDepth::low_high({2, 2}, {3, 4})}}), Errc::invalid_argument,
+      "HaloUpdate: grid 1: depth 4 on the high side of dimension 1 exceeds the halo width 3; expected 0 to 3 layers");
   GW_EXPECT_ERROR(HaloUpdate({{&cells, HaloDepth::each({1, -1})}}), Errc::invalid_argument,
                   "HaloUpdate: grid 0: depth -1 on the low side of dimension 1 is negative; expected 0 to 2 layers");
-  GW_EXPECT_ERROR(HaloUpdate({{&cells, -2}}), Errc::invalid_argument, "depth -2 on the low side of dimension 0 is negative");
-  GW_EXPECT_ERROR(HaloUpdate({{&cells}, {&thin, 1}}), Errc::invalid_argument,
-                  "HaloUpdate: grid 1: depth 1 on the low side of dimension 0 exceeds the halo width 0; expected 0 to 0 layers");
-  GW_EXPECT_ERROR(HaloUpdate({{&cells, HaloDepth::each({1, 1, 1})}}), Errc::invalid_argument,
-                  "HaloUpdate: grid 0 has 2 dimension(s) but its depth (1 x 1 x 1 on each side) gives 3; expected one value "
-                  "per dimension and side");
+  GW_EXPECT_ERROR(HaloUpdate({{&cells, -2}}), Errc::invalid_argument,
+                  "depth -2 on the low side of dimension 0 is negative");
+  GW_EXPECT_ERROR(
+      HaloUpdate({{&cells}, {&thin, 1}}), Errc::invalid_argument,
+      "HaloUpdate: grid 1: depth 1 on the low side of dimension 0 exceeds the halo width 0; expected 0 to 0 layers");
+  GW_EXPECT_ERROR(
+      HaloUpdate({{&cells, HaloDepth::each({1, 1, 1})}}), Errc::invalid_argument,
+      "HaloUpdate: grid 0 has 2 dimension(s) but its depth (1 x 1 x 1 on each side) gives 3; expected one value "
+      "per dimension and side");
   GW_EXPECT_ERROR(HaloUpdate({{&cube, HaloDepth::low_high({1, 1}, {1, 0})}}), Errc::invalid_argument,
                   "grid 0 has 3 dimension(s) but its depth (low 1 x 1, high 1 x 0) gives 2");
   GW_EXPECT_ERROR(HaloUpdate({{&cube, HaloDepth::each({1, 1, 1, 1})}}), Errc::invalid_argument,
                   "grid 0 has 3 dimension(s) but its depth (1 x 1 x 1 x ... on each side) gives 4");
   GW_EXPECT_ERROR(HaloDepth::low_high({1, 1}, {1}), Errc::invalid_argument,
                   "HaloDepth::low_high: 2 low value(s) but 1 high value(s); expected one of each per dimension");
-  GW_EXPECT_ERROR(HaloDepth::each({}), Errc::invalid_argument, "HaloDepth: no values given; expected one per dimension");
+  GW_EXPECT_ERROR(HaloDepth::each({}), Errc::invalid_argument,
+                  "HaloDepth: no values given; expected one per dimension");
   GW_EXPECT_ERROR(HaloUpdate({{&cells, 1}, {nullptr, 1}}), Errc::invalid_argument, "HaloUpdate: grid 1 is null");
   GW_EXPECT_ERROR(HaloUpdate({{&cells, 1}, {&cells, 2}}), Errc::invalid_argument,
                   "grid 1 is the same grid as grid 0; list each grid once");
 
   // What the update says it does.
-  HaloUpdate update({{&cells, 1}, {&nodes, HaloDepth::low_high({2, 2}, {3, 3})}, {&thin, HaloDepth::each({0, 1})}, {&other}},
-                    HaloMessages::per_variable);
+  HaloUpdate update(
+      {{&cells, 1}, {&nodes, HaloDepth::low_high({2, 2}, {3, 3})}, {&thin, HaloDepth::each({0, 1})}, {&other}},
+      HaloMessages::per_variable);
   EXPECT_EQ(update.depth(0), HaloDepth::each({1, 1}));
   EXPECT_EQ(update.depth(1), HaloDepth::low_high({2, 2}, {3, 3}));
   EXPECT_EQ(update.depth(3), HaloDepth::each({1, 2}));
   GW_EXPECT_ERROR(update.depth(4), Errc::out_of_range, "HaloUpdate::depth: grid 4 is not in [0, 4) of this update");
   const std::string text = update.describe();
-  for (const char* line : {"halo update of 4 grid(s), one message per grid\n",
-                           "  grid 0: halo width 2 x 2, faces only, periodic no x no; fills 1 x 1 on each side\n",
-                           "  grid 1: halo width 3 x 3, faces, edges and corners, periodic no x no; fills low 2 x 2, high 3 x 3\n",
-                           "  grid 2: halo width 0 x 1, faces only, periodic no x no; fills 0 x 1 on each side\n",
-                           "  grid 3: halo width 1 x 2, faces, edges and corners, periodic yes x yes; fills the whole halo\n"})
+  for (const char* line :
+       {"halo update of 4 grid(s), one message per grid\n",
+        "  grid 0: halo width 2 x 2, faces only, periodic no x no; fills 1 x 1 on each side\n",
+        "  grid 1: halo width 3 x 3, faces, edges and corners, periodic no x no; fills low 2 x 2, high 3 x 3\n",
+        "  grid 2: halo width 0 x 1, faces only, periodic no x no; fills 0 x 1 on each side\n",
+        "  grid 3: halo width 1 x 2, faces, edges and corners, periodic yes x yes; fills the whole halo\n"})
     EXPECT_NE(text.find(line), std::string::npos) << "describe() lacks '" << line << "':\n" << text;
   EXPECT_EQ(HaloDepth().describe(), "the whole halo");
   EXPECT_EQ(HaloDepth(1).describe(), "1 layer on each side");

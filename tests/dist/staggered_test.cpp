@@ -62,15 +62,23 @@ struct Role {
     Layers l;
     for (int k = 0; k < n; ++k) {
       switch (kind) {
-        case Kind::cell: l.low[k] = l.high[k] = d; break;
-        case Kind::node: l.low[k] = d, l.high[k] = d + 1; break;
-        case Kind::face: l.low[k] = d, l.high[k] = k == face ? d + 1 : d; break;
+        case Kind::cell:
+          l.low[k] = l.high[k] = d;
+          break;
+        case Kind::node:
+          l.low[k] = d, l.high[k] = d + 1;
+          break;
+        case Kind::face:
+          l.low[k] = d, l.high[k] = k == face ? d + 1 : d;
+          break;
         case Kind::odd: {
           const Triple low{0, 1, 2}, high{d, 0, 1};
           l.low[k] = low[k], l.high[k] = high[k];
           break;
         }
-        case Kind::whole: l.low[k] = l.high[k] = width[k]; break;
+        case Kind::whole:
+          l.low[k] = l.high[k] = width[k];
+          break;
       }
     }
     return l;
@@ -81,11 +89,16 @@ struct Role {
     Point<N> low{}, high{};
     for (int k = 0; k < N; ++k) low[k] = l.low[k], high[k] = l.high[k];
     switch (kind) {  // each way of writing a depth
-      case Kind::cell: return HaloDepth(d);
-      case Kind::node: return HaloDepth::low_high(low, high);
-      case Kind::face: return HaloDepth::low_high(std::span<const Index>(l.low.data(), N), std::span<const Index>(l.high.data(), N));
-      case Kind::odd: return HaloDepth::low_high(low, high);
-      case Kind::whole: return HaloDepth();
+      case Kind::cell:
+        return HaloDepth(d);
+      case Kind::node:
+        return HaloDepth::low_high(low, high);
+      case Kind::face:
+        return HaloDepth::low_high(std::span<const Index>(l.low.data(), N), std::span<const Index>(l.high.data(), N));
+      case Kind::odd:
+        return HaloDepth::low_high(low, high);
+      case Kind::whole:
+        return HaloDepth();
     }
     return HaloDepth();
   }
@@ -134,8 +147,8 @@ struct TestGrid {
 // The value of local cell l of a grid after round `round`, given the layers filled (nullptr:
 // before the update, every ghost cell a sentinel).
 template <int N>
-double expected(const Point<N>& extents, const Point<N>& offset, const Point<N>& local_extent,
-                const TestGrid<N>& t, const Layers* filled, const Point<N>& l, int round) {
+double expected(const Point<N>& extents, const Point<N>& offset, const Point<N>& local_extent, const TestGrid<N>& t,
+                const Layers* filled, const Point<N>& l, int round) {
   int sides = 0;
   for (int d = 0; d < N; ++d) {
     bool below = l[d] < 0, above = l[d] >= local_extent[d];
@@ -215,13 +228,15 @@ void set_round(const std::vector<TestGrid<N>>& grids, int round) {
 }
 
 template <int N>
-::testing::AssertionResult check_round(const std::vector<TestGrid<N>>& grids, Index depth, int round, const std::string& what) {
+::testing::AssertionResult check_round(const std::vector<TestGrid<N>>& grids, Index depth, int round,
+                                       const std::string& what) {
   for (const TestGrid<N>& t : grids) {
     Layers filled = depth < 0 ? t.role.layers(N, 0) : t.role.layers(N, depth);
     if (depth < 0) {  // the grid's whole halo
       for (int d = 0; d < N; ++d) filled.low[d] = filled.high[d] = t.role.width[d];
     }
-    ::testing::AssertionResult r = t.real ? check_typed(*t.real, t, filled, round, what) : check_typed(*t.integer, t, filled, round, what);
+    ::testing::AssertionResult r =
+        t.real ? check_typed(*t.real, t, filled, round, what) : check_typed(*t.integer, t, filled, round, what);
     if (!r) return r;
   }
   return ::testing::AssertionSuccess();
@@ -260,7 +275,8 @@ void run_case(const StaggeredCase& c) {
     HaloUpdate separately(parts, HaloMessages::per_variable);
     for (std::size_t g = 0; g < grids.size(); ++g) {  // the layers, resolved
       const Layers l = grids[g].role.layers(N, depth);
-      ASSERT_EQ(together.depth(g), HaloDepth::low_high(std::span<const Index>(l.low.data(), N), std::span<const Index>(l.high.data(), N)))
+      ASSERT_EQ(together.depth(g),
+                HaloDepth::low_high(std::span<const Index>(l.low.data(), N), std::span<const Index>(l.high.data(), N)))
           << "grid " << g << ": " << together.depth(g).describe();
     }
     for (int mode = 0; mode < 4; ++mode, ++round) {
@@ -330,7 +346,7 @@ TEST(Staggered, DocumentedCloverLeafFields) {
   World& world = gwtest::world();
   const Index nx = 12, ny = 10;
   namespace gw = ghostwire;
-  const gw::Pattern<2> chunks = gw::make_pattern<2>({ny, nx}, world.size());  // the cells
+  const gw::Pattern<2> chunks = gw::make_pattern<2>({ny, nx}, world.size());             // the cells
   auto halo = [](gw::Point<2> width) { return gw::Halo<2>(width, gw::Stencil::full); };  // open boundaries
   std::vector<TestGrid<2>> grids(4);
   const std::vector<Role> all = roles(2);  // cell, node, face0, face1, ...

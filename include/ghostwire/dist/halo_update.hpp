@@ -10,10 +10,10 @@
 // Staggered fields and partial depths: each grid may have its own halo (widths, stencil,
 // boundaries), and each may fill only some of its ghost layers, per dimension and side:
 //
-//   HaloUpdate cells_and_nodes({{&density, 1},                                     // 1 layer each side
-//                               {&xvel, HaloDepth::low_high({2, 2}, {3, 3})},      // node field, width 3
-//                               {&vol_flux_x, HaloDepth::low_high({2, 2}, {3, 2})},// x faces
-//                               {&pressure}});                                     // its whole halo
+//   HaloUpdate staggered({{&density, 1},                                      // 1 layer on each side
+//                         {&xvel, HaloDepth::low_high({2, 2}, {3, 3})},       // nodes (width 3): depth 2
+//                         {&vol_flux_x, HaloDepth::low_high({2, 2}, {2, 3})}, // x faces (x: dimension 1)
+//                         {&pressure}});                                      // its whole halo
 //
 // All grids of one update must have the same pattern (they may hold different types). Building it
 // is collective; so is every run/start/wait, in the same order on every rank. The grids must
