@@ -25,6 +25,10 @@ set(GW_PC_MPI_LIBS "")
 foreach(lib IN LISTS MPI_CXX_LIBRARIES)
   string(APPEND GW_PC_MPI_LIBS " ${lib}")
 endforeach()
+# The static library's own dependencies (hwloc, Scotch: src/topo).
+foreach(lib IN LISTS GHOSTWIRE_TOPO_LIBRARIES)
+  string(APPEND GW_PC_MPI_LIBS " ${lib}")
+endforeach()
 # Relocatable: the prefix is found from the .pc file's own place, so `cmake --install --prefix`
 # anywhere works.
 file(RELATIVE_PATH GW_PC_PREFIX_FROM_PCDIR "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")

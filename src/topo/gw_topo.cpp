@@ -1,0 +1,210 @@
+// gw-topo: prints the machine hierarchy ghostwire detects, and evaluates rank mappings of a
+// Cartesian process grid on a machine (synthetic, a topology file, or the job's own).
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ghostwire/error.hpp"
+#include "ghostwire/topo.hpp"
+
+namespace topo = ghostwire::topo;
+
+namespace {
+
+std::string json_string(const std::string& text) {
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20) quoted += c;
+  }
+  return quoted + "\"";
+}
+
+const char* usage_text = R"(usage:
+  gw-topo                  print the hierarchy detected for this job (hwloc inside a node; across
+                           nodes GHOSTWIRE_TOPOLOGY=FILE or host names); run it under mpirun to see
+                           every rank
+  gw-topo map --grid GRID --machine MACHINE [options]
+                           evaluate every mapping of the process grid onto the machine: a table,
+                           then one JSON line per mapping
+
+map options:
+  --grid 3d:NX,NY,NZ | 2d:NX,NY | 3d:auto | 2d:auto   the process grid (auto: like MPI_Dims_create);
+                           periodic unless ":open" is appended (3d:24,24,16:open)
+  --machine cray-sparse:NODESxCORES[:SEED]   a Cray XC-like machine, NODES scattered in short runs
+            fat-tree:NODESxCORES[:PER_SWITCH] a 2-level fat tree, every node allocated
+            hosts:NODESxCORES                 nodes known by name only
+            file:PATH:CORES                   every host of a topology file, CORES ranks each
+            detect                            this job's ranks (run under mpirun)
+  --local N[,N,N]          cells per rank and dimension (default 64 in 3-D, 512 in 2-D)
+  --element BYTES          bytes per cell (default 8)
+  --methods a,b,...        rank_order, dims_blocking, study, scotch, hierarchical (default: all)
+
+examples:
+  gw-topo map --grid 3d:24,24,16 --machine cray-sparse:384x24      # the DASH study's 3-D stencil, 9,216 ranks
+  gw-topo map --grid 2d:auto --machine cray-sparse:384x24:7 --local 1024
+  gw-topo map --grid 3d:auto:open --machine fat-tree:64x32
+  GHOSTWIRE_TOPOLOGY=nodes.txt gw-topo map --grid 3d:auto --machine file:nodes.txt:24
+  mpirun -n 8 gw-topo map --grid 3d:auto --machine detect
+)";
+
+[[noreturn]] void usage_error(const std::string& message) {
+  std::fprintf(stderr, "gw-topo: %s\n%s", message.c_str(), usage_text);
+  std::exit(2);
+}
+
+std::vector<int> parse_list(const std::string& text, const char* option) {
+  std::vector<int> values;
+  std::istringstream items(text);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    char* end = nullptr;
+    const long v = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || v < 1 || v > 1 << 24)
+      usage_error(std::string(option) + " '" + text + "': expected positive integers separated by commas");
+    values.push_back(static_cast<int>(v));
+  }
+  return values;
+}
+
+int print_detected() {
+  const topo::Topology machine = topo::detect(MPI_COMM_WORLD);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) return 0;
+  const char* file = std::getenv("GHOSTWIRE_TOPOLOGY");
+  std::printf("across nodes: %s\n", file && *file ? (std::string("topology file ") + file).c_str() : "host names");
+  std::printf("%s", machine.describe().c_str());
+  for (int r = 0; r < machine.ranks(); ++r) {
+    std::printf("rank %d on %s:", r, machine.host(r).c_str());
+    for (int l = 0; l < machine.level_count(); ++l)
+      std::printf(" %s=%d", machine.levels()[static_cast<std::size_t>(l)].c_str(), machine.path(r)[static_cast<std::size_t>(l)]);
+    std::printf("\n");
+  }
+  return 0;
+}
+
+int evaluate_mappings(int argc, char** argv) {
+  std::string grid_spec, machine_spec, methods_text;
+  std::vector<int> local;
+  int element = 8;
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage_error(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--grid") grid_spec = value();
+    else if (arg == "--machine") machine_spec = value();
+    else if (arg == "--local") local = parse_list(value(), "--local");
+    else if (arg == "--element") element = parse_list(value(), "--element").at(0);
+    else if (arg == "--methods") methods_text = value();
+    else if (arg == "-h" || arg == "--help") {
+      std::printf("%s", usage_text);
+      return 0;
+    } else usage_error("unknown option '" + arg + "'");
+  }
+  if (grid_spec.empty() || machine_spec.empty()) usage_error("map needs --grid and --machine");
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const topo::Topology machine = machine_spec == "detect" ? topo::detect(MPI_COMM_WORLD) : topo::make_machine(machine_spec);
+  if (rank != 0) return 0;
+  if (local.empty()) local = {grid_spec.rfind("2d", 0) == 0 ? 512 : 64};
+  const topo::CartGrid grid = topo::CartGrid::parse(grid_spec, machine.ranks(), local, element);
+  std::vector<topo::Method> methods = topo::all_methods();
+  if (!methods_text.empty()) {
+    methods.clear();
+    std::istringstream items(methods_text);
+    std::string item;
+    while (std::getline(items, item, ',')) methods.push_back(topo::method_from_name(item));
+  }
+  const auto costs = topo::default_costs(machine);
+
+  std::printf("machine %s: %s", machine_spec.c_str(), machine.describe().c_str());
+  std::printf("grid %s: %s\n\n", grid_spec.c_str(), grid.describe().c_str());
+  std::printf("%-14s %7s %6s %10s %14s %8s %12s %10s %9s %10s\n", "mapping", "ranks", "nodes", "inter-edges",
+              "inter-bytes", "x rank", "max node B", "model us", "speedup", "map s");
+  struct Row {
+    topo::Method method;
+    topo::Evaluation e;
+    double seconds;
+  };
+  std::vector<Row> rows;
+  for (topo::Method m : methods) {
+    const auto start = std::chrono::steady_clock::now();
+    topo::Assignment a;
+    try {
+      a = topo::map(m, grid, machine);
+    } catch (const ghostwire::Error& e) {
+      std::printf("%-14s %s\n", topo::method_name(m), e.what());
+      continue;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    rows.push_back({m, topo::evaluate(grid, machine, a, costs), seconds});
+  }
+  const topo::Evaluation* base = nullptr;
+  for (const auto& r : rows)
+    if (r.method == topo::Method::rank_order) base = &r.e;
+  for (const auto& r : rows) {
+    const double bytes_ratio = base && base->internode_bytes ? static_cast<double>(r.e.internode_bytes) / static_cast<double>(base->internode_bytes) : 0;
+    const double speedup = base && r.e.model_time_s > 0 ? base->model_time_s / r.e.model_time_s : 0;
+    std::printf("%-14s %7d %6d %10lld %14lld %8.3f %12lld %10.2f %9.2f %10.4f\n", topo::method_name(r.method), r.e.ranks,
+                r.e.nodes, static_cast<long long>(r.e.internode_edges), static_cast<long long>(r.e.internode_bytes), bytes_ratio,
+                static_cast<long long>(r.e.max_node_bytes), r.e.model_time_s * 1e6, speedup, r.seconds);
+  }
+  std::printf("\nbytes crossing each level:\n%-14s", "mapping");
+  for (const auto& l : machine.levels()) std::printf(" %14s", l.c_str());
+  std::printf("\n");
+  for (const auto& r : rows) {
+    std::printf("%-14s", topo::method_name(r.method));
+    for (const auto& c : r.e.crossing) std::printf(" %14lld", static_cast<long long>(c.bytes));
+    std::printf("\n");
+  }
+  std::printf("\n");
+  for (const auto& r : rows) {
+    std::printf("{\"tool\":\"gw-topo\",\"mapping\":%s,\"machine\":%s,\"grid\":%s,\"ranks\":%d,\"nodes\":%d,\"edges\":%lld,"
+                "\"bytes\":%lld,\"internode_edges\":%lld,\"internode_bytes\":%lld,\"max_node_bytes\":%lld,",
+                json_string(topo::method_name(r.method)).c_str(), json_string(machine_spec).c_str(),
+                json_string(grid_spec).c_str(), r.e.ranks, r.e.nodes, static_cast<long long>(r.e.edges),
+                static_cast<long long>(r.e.bytes), static_cast<long long>(r.e.internode_edges),
+                static_cast<long long>(r.e.internode_bytes), static_cast<long long>(r.e.max_node_bytes));
+    std::printf("\"crossing_bytes\":{");
+    for (std::size_t l = 0; l < r.e.crossing.size(); ++l)
+      std::printf("%s%s:%lld", l ? "," : "", json_string(r.e.crossing[l].level).c_str(), static_cast<long long>(r.e.crossing[l].bytes));
+    std::printf("},\"model_time_s\":%.9g,\"seconds_to_map\":%.6g}\n", r.e.model_time_s, r.seconds);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string command = argc > 1 ? argv[1] : "";
+  if (command == "-h" || command == "--help") {
+    std::printf("%s", usage_text);
+    return 0;
+  }
+  if (!command.empty() && command != "map") usage_error("unknown command '" + command + "'");
+  if (command == "map")
+    for (int i = 2; i < argc; ++i)
+      if (std::string(argv[i]) == "-h" || std::string(argv[i]) == "--help") {
+        std::printf("%s", usage_text);
+        return 0;
+      }
+  MPI_Init(&argc, &argv);
+  int status = 0;
+  try {
+    status = command.empty() ? print_detected() : evaluate_mappings(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gw-topo: %s\n", e.what());
+    status = 1;
+  }
+  MPI_Finalize();
+  return status;
+}
