@@ -15,9 +15,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LAUNCH = ROOT / "scripts" / "launch"
 
-# The launches of the application drivers (heat/, minighost/):
+# The launches of the application drivers (heat/, minighost/, cfdproxy/, cloverleaf/):
 # name -> (scripts/launch path, ranks, ranks per emulated node)
 APP_LAUNCHES = {
+    "intra-1": ("intra", 1, None),
     "intra-2": ("intra", 2, None),
     "intra-4": ("intra", 4, None),
     "emulated-2": ("emulated", 2, 1),
