@@ -118,6 +118,23 @@ def finish_meta(meta: dict, out_dir: Path, failures: list[str]) -> None:
     (out_dir / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
 
 
+def append_records(jsonl, records: list[dict]) -> None:
+    """Writes a job's records to a driver's JSON-lines file, one compact line each."""
+    for record in records:
+        jsonl.write(json.dumps(record, separators=(",", ":")) + "\n")
+    jsonl.flush()
+
+
+def conclude(program: str, meta: dict, out_dir: Path, failures: list[str], report) -> int:
+    """The end of a driver's run: meta.json, `report(out_dir)` (table, goals, plot), the failed
+    jobs named; the exit status (1 if any failed)."""
+    finish_meta(meta, out_dir, failures)
+    report(out_dir)
+    if failures:
+        print(f"\n{program}: {len(failures)} job(s) failed: {', '.join(failures)}")
+    return 1 if failures else 0
+
+
 def pyplot(hint: str = "run this script with /usr/bin/python3"):
     """matplotlib.pyplot with the file backend, or None (after saying why) where it is missing."""
     try:

@@ -30,7 +30,6 @@ goals.json, cloverleaf.png, meta.json. Only a run on an otherwise idle machine m
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import shlex
@@ -42,8 +41,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench_common import (ROOT, add_driver_options, announce, chosen_launches, finish_meta,  # noqa: E402
-                          launch_command, load_records, new_meta, parse_json_line, pyplot, results_dir,
+from bench_common import (ROOT, add_driver_options, announce, append_records, chosen_launches,  # noqa: E402
+                          conclude, launch_command, load_records, new_meta, parse_json_line, pyplot, results_dir,
                           run_side_by_side, save_figure, write_report)
 from bench_common import APP_LAUNCHES as LAUNCHES  # noqa: E402
 import goals  # noqa: E402
@@ -142,9 +141,10 @@ def run_reference_round(opts, log, repeat: int, round_: int, work: Path) -> list
     order = ["reference", "gw"] if round_ % 2 == 0 else ["gw", "reference"]
     records = []
     for which in order:
-        log.write(f"\n== (in {folder}) OMP_NUM_THREADS=1 {shlex.join(jobs[which])}\n")
+        shown = f"(in {folder}) OMP_NUM_THREADS=1 {shlex.join(jobs[which])}"
+        log.write(f"\n== {shown}\n")
         if opts.dry_run:
-            print(shlex.join(jobs[which]))
+            print(shown)
             continue
         result = subprocess.run(jobs[which], capture_output=True, text=True, cwd=folder,
                                 env={**os.environ, "OMP_NUM_THREADS": "1"})
@@ -410,12 +410,22 @@ def step_overrides(text: str, steps: dict[str, int]) -> dict[str, int]:
 
 
 def progress_line(records: list[dict], launch: str, deck: str) -> str:
+    """A job's progress line: steps/s per variant and the best gw / mpi (after checking that every
+    run computed the same)."""
+    check_agreement(records, f"{launch} {deck}")
     times = round_times(records, launch, deck)
     steps = records[0]["steps"]
     rates = "  ".join(f"{v.replace(' ', '/')} {steps / median_time(t):.1f}" for v, t in times.items())
     gw, mpi = best(times, "gw"), best(times, "mpi")
     ratio = speed_ratio(times, gw, mpi) if gw and mpi else None
     return f"{launch} {deck}: steps/s {rates}" + (f"  best gw/mpi speed {ratio:.2f}" if ratio else "")
+
+
+def reference_line(records: list[dict]) -> str:
+    first = records[0]
+    seconds = "  ".join(f"{'reference' if r['app'] == 'cloverleaf-reference' else 'gw mpi'} {r['wall_s']:.3f} s"
+                        for r in records)
+    return f"{first['launch']} {first['deck_name']} against the reference, round {first['round']}: {seconds}"
 
 
 def main() -> int:
@@ -471,49 +481,28 @@ def main() -> int:
                  else "; give --reference PATH to a built CloverLeaf_ref clover_leaf (or set CLOVERLEAF_REF) to "
                       "enable it (docs/cloverleaf.md says how to build it)"), flush=True)
     failures = []
-    jobs = [(repeat, launch, deck) for repeat in range(opts.repeats) for launch in launches for deck in decks]
-    reference_jobs = opts.repeats * opts.reference_rounds if compare_reference else 0
-    total, done = len(jobs) + reference_jobs, 0
+    # The side-by-side jobs, then the reference comparison's rounds: (what, run it, its progress text).
+    tasks = [(f"{launch} {deck}", lambda work, r=repeat, l=launch, d=deck: run_job(l, d, opts, log, r, work),
+              lambda records, l=launch, d=deck: progress_line(records, l, d))
+             for repeat in range(opts.repeats) for launch in launches for deck in decks]
+    if compare_reference:
+        tasks += [(f"{REFERENCE_LAUNCH} {REFERENCE_DECK} against the reference, round {k}",
+                   lambda work, r=repeat, k=k: run_reference_round(opts, log, r, k, work), reference_line)
+                  for repeat in range(opts.repeats) for k in range(1, opts.reference_rounds + 1)]
     with open(out_dir / "cloverleaf.jsonl", "a") as jsonl, open(out_dir / "cloverleaf.log", "a") as log, \
             tempfile.TemporaryDirectory(prefix="cloverleaf-bench-") as scratch:
-        work = Path(scratch)
-        for repeat, launch, deck in jobs:
-            records = run_job(launch, deck, opts, log, repeat, work)
-            done += 1
-            if records is None:
-                if not opts.dry_run:
-                    failures.append(f"{launch} {deck}")
+        for done, (what, run, describe) in enumerate(tasks, 1):
+            records = run(Path(scratch))
+            if opts.dry_run:
                 continue
-            for record in records:
-                jsonl.write(json.dumps(record, separators=(",", ":")) + "\n")
-            jsonl.flush()
-            check_agreement(records, f"{launch} {deck}")
-            print(f"[{done}/{total}] {progress_line(records, launch, deck)}", flush=True)
-        for repeat in range(opts.repeats if compare_reference else 0):
-            for round_ in range(1, opts.reference_rounds + 1):
-                records = run_reference_round(opts, log, repeat, round_, work)
-                done += 1
-                if opts.dry_run:
-                    continue
-                if records is None:
-                    if not opts.dry_run:
-                        failures.append(f"reference round {round_}")
-                    continue
-                for record in records:
-                    jsonl.write(json.dumps(record, separators=(",", ":")) + "\n")
-                jsonl.flush()
-                seconds = {("reference" if r["app"] == "cloverleaf-reference" else "gw mpi"): r["wall_s"]
-                           for r in records}
-                print(f"[{done}/{total}] {REFERENCE_LAUNCH} {REFERENCE_DECK} against the reference, round {round_}: "
-                      + "  ".join(f"{k} {v:.3f} s" for k, v in seconds.items()), flush=True)
+            if records is None:
+                failures.append(what)
+                continue
+            append_records(jsonl, records)
+            print(f"[{done}/{len(tasks)}] {describe(records)}", flush=True)
     if opts.dry_run:
         return 0
-    finish_meta(meta, out_dir, failures)
-    report(out_dir)
-    if failures:
-        print(f"\nrun_cloverleaf_bench: {len(failures)} job(s) failed: {', '.join(failures)}")
-    return 1 if failures else 0
-
+    return conclude("run_cloverleaf_bench", meta, out_dir, failures, report)
 
 if __name__ == "__main__":
     sys.exit(main())
