@@ -242,7 +242,7 @@ SUITE.append(Benchmark(
 # built clover_leaf (docs/cloverleaf.md).
 SUITE.append(Benchmark(
     name="cloverleaf", script="bench/cloverleaf/run_cloverleaf_bench.py",
-    script_runs=[ScriptRun([], ["--quick", "--launches", "intra-2"], 150,
+    script_runs=[ScriptRun([], ["--quick", "--launches", "intra-2"], 170,
                            "intra-1, intra-2, intra-4, emulated-2, multihost-2")]))
 
 # Column order and short names: the implementations of gw-bench first, anything else after.

@@ -99,7 +99,9 @@ Options parse_options(std::span<char* const> arguments) {
       for (const std::string& s : list_items(arg, list)) {
         if (s == "p2p") o.syncs.push_back(Sync::p2p);
         else if (s == "global") o.syncs.push_back(Sync::global);
-        else throw UsageError("--sync '" + s + "': expected p2p or global" + (s == list ? "" : " (in the list '" + list + "')"));
+        else
+          throw UsageError("--sync '" + s + "': expected p2p or global" +
+                           (s == list ? "" : " (in the list '" + list + "')"));
       }
     } else if (arg == "--rounds") {
       o.rounds = positive_count(arg, value(), "a number of rounds");

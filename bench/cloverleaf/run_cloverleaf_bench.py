@@ -54,17 +54,18 @@ SYNCS = ["p2p", "global"]
 DEFAULT_LAUNCHES = "intra-1,intra-2,intra-4,emulated-2,multihost-2"
 
 # The default length of a job, chosen for the suite's budget of about 2-3 minutes on 2 cores with
-# 8 variants (4 exchanges x 2 sync modes); today's build with only mpi takes about a third of it.
-# A step costs ~45 ns per cell on one core, so clover_bm_short's 960 x 960 step is ~45 ms on one
-# rank and ~22 ms on two, and clover_strong's 240 x 240 step ~3 ms and ~1.5 ms.
-#  - Steps per run: 15 of clover_bm_short's 87 (0.3-0.7 s per run; its test problem is not checked
-#    then, the tests do that), 200 of clover_strong's 1000 (0.3-0.6 s). A run shorter than that is
-#    dominated by the VM's jitter; the physics of the first steps is the same in every variant.
+# the 8 variants of today's build (4 exchanges x 2 sync modes). Measured on the 2-vCPU VM (lightly
+# loaded): clover_bm_short's 960 x 960 step takes ~80 ms on one rank and ~45 ms on two, plus ~0.15 s
+# per run to allocate and generate the fields; clover_strong's 240 x 240 step ~2.8 ms and ~1.4 ms.
+#  - Steps per run: 10 of clover_bm_short's 87 (0.5-0.8 s per run; its test problem is not checked
+#    then, the tests do that), 200 of clover_strong's 1000 (0.3-0.6 s). Shorter runs are dominated
+#    by the VM's jitter; every variant computes the same steps.
 #  - Rounds: 7 where the 1.1x goal is (clover_strong at intra-2 and intra-4: those ratios need the
 #    narrowest interval); 3 elsewhere (the at-most-mpi goals); 2 on one rank, where no variant
 #    exchanges anything (one chunk) and the goal only checks that a variant costs nothing there.
-# About 20-28 s per launch with 8 variants, plus ~1.5 s per job to start MPI.
-DEFAULT_STEPS = {"clover_bm_short": 15, "clover_strong": 200}
+# About 25-40 s per launch with 8 variants (intra-4 the longest: 4 ranks share the 2 cores), plus
+# ~1.5 s per job to start MPI: 2.5-3 minutes in all. A busy machine stretches it 2-3x.
+DEFAULT_STEPS = {"clover_bm_short": 10, "clover_strong": 200}
 QUICK_STEPS = {"clover_bm_short": 3, "clover_strong": 30}
 GOAL_ROUNDS = 7
 OTHER_ROUNDS = 3

@@ -51,7 +51,8 @@ def launch(args, program_args, what):
     command += ["--", args.program, "--quiet", args.deck, *program_args]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
-        sys.exit(f"{what} failed (exit status {result.returncode}): {' '.join(command)}\n{result.stdout}{result.stderr}")
+        sys.exit(f"{what} failed (exit status {result.returncode}): {' '.join(command)}\n"
+                 f"{result.stdout}{result.stderr}")
     records = []
     for line in result.stdout.splitlines():
         if line.startswith("{"):
