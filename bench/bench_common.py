@@ -15,9 +15,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LAUNCH = ROOT / "scripts" / "launch"
 
-# The launches of the application drivers (heat/, minighost/):
+# The launches of the application drivers (heat/, minighost/, cfdproxy/, cloverleaf/):
 # name -> (scripts/launch path, ranks, ranks per emulated node)
 APP_LAUNCHES = {
+    "intra-1": ("intra", 1, None),
     "intra-2": ("intra", 2, None),
     "intra-4": ("intra", 4, None),
     "emulated-2": ("emulated", 2, 1),
@@ -115,6 +116,23 @@ def finish_meta(meta: dict, out_dir: Path, failures: list[str]) -> None:
     meta["load_average_at_end"] = os.getloadavg()
     meta["failures"] = failures
     (out_dir / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+
+
+def append_records(jsonl, records: list[dict]) -> None:
+    """Writes a job's records to a driver's JSON-lines file, one compact line each."""
+    for record in records:
+        jsonl.write(json.dumps(record, separators=(",", ":")) + "\n")
+    jsonl.flush()
+
+
+def conclude(program: str, meta: dict, out_dir: Path, failures: list[str], report) -> int:
+    """The end of a driver's run: meta.json, `report(out_dir)` (table, goals, plot), the failed
+    jobs named; the exit status (1 if any failed)."""
+    finish_meta(meta, out_dir, failures)
+    report(out_dir)
+    if failures:
+        print(f"\n{program}: {len(failures)} job(s) failed: {', '.join(failures)}")
+    return 1 if failures else 0
 
 
 def pyplot(hint: str = "run this script with /usr/bin/python3"):

@@ -92,7 +92,17 @@ RunResult Simulation::run() {
       result.wall = MPI_Wtime() - start;
       result.steps = step_;
       result.sim_time = time_;
-      if (out_.writes()) result.verdict = check_test_problem(deck_.test_problem, result.last.kinetic_energy);
+      // The test problem's expected energy is the deck's own end; a run that --end-step stopped
+      // elsewhere is not checked (a benchmark may cut a deck short), and says so.
+      const bool deck_end = options_.end_step <= 0 || options_.end_step == deck_.end_step ||
+                            (time_ + g_small > deck_.end_time && step_ <= deck_.end_step);
+      if (out_.writes() && deck_end)
+        result.verdict = check_test_problem(deck_.test_problem, result.last.kinetic_energy);
+      if (!deck_end && deck_.test_problem != 0) {
+        out_.both(format(" Test problem %d not checked: --end-step %d stopped the run at step %d, the deck ends at "
+                         "step %d or time %.10g",
+                         deck_.test_problem, options_.end_step, step_, deck_.end_step, deck_.end_time));
+      }
       return result;
     }
     const double wall = MPI_Wtime() - start;

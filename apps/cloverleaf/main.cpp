@@ -6,6 +6,7 @@
 // abort for anything unexpected (a rank may be alone with it, so it cannot wait for the others).
 #include <mpi.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include <span>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <ghostwire/world.hpp>
 
@@ -72,6 +74,43 @@ void append_line(const std::string& file, const std::string& line) {
   }
 }
 
+// One run of the job: a fresh chunk generated from the deck, the run's exchange, the timestep loop,
+// the closing lines, the profile and the JSON line; exactly what a job of this one run does. The
+// fields are freed when it returns, so the next run starts from newly allocated, newly generated
+// fields. Returns 1 when the test problem's check failed, else 0.
+int run_once(const Deck& deck, const Options& options, const Decomposition& decomposition, ghostwire::World& world,
+             MPI_Comm comm, int round) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  Output out(rank, options.out, options.quiet);
+  int opened = out.opened() ? 1 : 0;
+  MPI_Bcast(&opened, 1, MPI_INT, 0, comm);
+  if (!opened) throw UsageError("--out '" + options.out + "': cannot open the file for writing");
+  RunInfo info{deck, options, decomposition, world.node_count()};
+  info.round = round;
+  write_header(out, info);
+
+  Chunk chunk(world, decomposition);
+  Profile profile;
+  std::unique_ptr<Exchange> exchange = make_exchange(options.exchange, ExchangeSetup{world, comm, chunk});
+  HaloUpdate halo(chunk, *exchange, options.sync, profile);
+  Simulation simulation(deck, options, chunk, halo, comm, out, profile);
+  simulation.start();
+  const RunResult result = simulation.run();
+
+  write_closing(out, result);
+  int profile_rank = 0;
+  const Profile slowest = slowest_profile(profile, comm, profile_rank);
+  if (deck.profiler_on) out.both(profile_table(slowest, result.wall));
+  const std::string json = json_line(info, result, slowest, profile_rank, halo.calls());
+  if (rank == 0) {
+    std::printf("%s\n", json.c_str());
+    append_line(options.json, json);
+  }
+  out.flush();
+  return result.verdict && !result.verdict->passed ? 1 : 0;
+}
+
 int run(int argc, char** argv, MPI_Comm comm) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
@@ -88,32 +127,25 @@ int run(int argc, char** argv, MPI_Comm comm) {
     const Decomposition decomposition = decompose(deck, rank, ranks);
 
     ghostwire::World world(comm);
-    Output out(rank, options.out, options.quiet);
-    int opened = out.opened() ? 1 : 0;
-    MPI_Bcast(&opened, 1, MPI_INT, 0, comm);
-    if (!opened) throw UsageError("--out '" + options.out + "': cannot open the file for writing");
-    const RunInfo info{deck, options, decomposition, world.node_count()};
-    write_header(out, info);
+    if (!side_by_side(options)) return run_once(deck, options, decomposition, world, comm, 0);
 
-    Chunk chunk(world, decomposition);
-    Profile profile;
-    std::unique_ptr<Exchange> exchange = make_exchange(options.exchange, ExchangeSetup{world, comm, chunk});
-    HaloUpdate halo(chunk, *exchange, options.sync, profile);
-    Simulation simulation(deck, options, chunk, halo, comm, out, profile);
-    simulation.start();
-    const RunResult result = simulation.run();
-
-    write_closing(out, result);
-    int profile_rank = 0;
-    const Profile slowest = slowest_profile(profile, comm, profile_rank);
-    if (deck.profiler_on) out.both(profile_table(slowest, result.wall));
-    const std::string json = json_line(info, result, slowest, profile_rank, halo.calls());
-    if (rank == 0) {
-      std::printf("%s\n", json.c_str());
-      append_line(options.json, json);
+    // A side-by-side job: every (exchange, sync) once per round, in a rotated order, each run on
+    // its own fields and with its own output file.
+    const std::vector<RunPlan> plans = run_plans(options);
+    int status = 0;
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+      Options run_options = options;
+      run_options.exchange = plans[i].exchange;
+      run_options.sync = plans[i].sync;
+      run_options.out = run_output_file(options.out, plans[i]);
+      if (rank == 0) {
+        std::printf("gw-cloverleaf: run %zu of %zu: round %d of %d, exchange %s, sync %s, output file %s\n", i + 1,
+                    plans.size(), plans[i].round, options.rounds, plans[i].exchange.c_str(), sync_name(plans[i].sync),
+                    run_options.out.c_str());
+      }
+      status = std::max(status, run_once(deck, run_options, decomposition, world, comm, plans[i].round));
     }
-    out.flush();
-    return result.verdict && !result.verdict->passed ? 1 : 0;
+    return status;
   } catch (const UsageError& error) {
     if (rank == 0) std::fprintf(stderr, "%s: %s\n", program, error.what());
     return 2;

@@ -96,6 +96,7 @@ std::string json_line(const RunInfo& info, const RunResult& result, const Profil
   j += ",\"deck\":" + json_string(deck.path);
   j += ",\"exchange\":" + json_string(info.options.exchange);
   j += ",\"sync\":" + json_string(sync_name(info.options.sync));
+  if (info.round > 0) j += format(",\"round\":%d", info.round);
   j += format(",\"ranks\":%d,\"nodes\":%d,\"chunks\":[%d,%d],\"x_cells\":%d,\"y_cells\":%d,\"cells\":%.0f", d.ranks,
               info.nodes, d.chunks.x, d.chunks.y, deck.x_cells, deck.y_cells, cells);
   j += format(",\"steps\":%d,\"sim_time\":%s,\"wall_s\":%s,\"cells_per_s\":%s,\"steps_per_s\":%s", result.steps,

@@ -21,6 +21,7 @@ struct RunInfo {
   const Options& options;
   const Decomposition& decomposition;
   int nodes = 1;  // ghostwire's node count (emulated nodes count as nodes)
+  int round = 0;  // > 0: the run's round in a side-by-side job (a "round" field in the JSON line)
 };
 
 void write_header(Output& out, const RunInfo& info);
