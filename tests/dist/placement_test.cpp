@@ -80,6 +80,23 @@ TEST(Placement, HierarchicalCutsNoMoreNeighboursBetweenNodes) {
   }
 }
 
+TEST(Placement, OneDimensionalChainKeepsNeighboursOnNode) {
+  // Heat's chain of bands (apps/heat --placement): open ends.
+  World& world = gwtest::world();
+  const TeamSpec<1> chain({world.size()});
+  const auto placed = TeamSpec<1>::placed(world, {world.size()}, Placement::hierarchical, {false}, {64});
+  int before = 0, after = 0;
+  for (int p = 0; p + 1 < world.size(); ++p) {
+    before += world.node_of(chain.rank({p})) != world.node_of(chain.rank({p + 1}));
+    after += world.node_of(placed.rank({p})) != world.node_of(placed.rank({p + 1}));
+  }
+  EXPECT_LE(after, before);
+  const char* moves = std::getenv("GHOSTWIRE_TEST_PLACEMENT_MOVES");
+  if (moves && std::string(moves) == "1") {
+    EXPECT_EQ(after, 1) << "rank order " << before;  // two hosts: one cut
+  }
+}
+
 TEST(Placement, ExplicitPermutationIsChecked) {
   EXPECT_THROW(TeamSpec<2>({2, 2}, {0, 1, 1, 3}), Error);
   EXPECT_THROW(TeamSpec<2>({2, 2}, {0, 1, 2}), Error);
