@@ -17,6 +17,8 @@
 #include "checksums.hpp"
 #include "decomposition.hpp"
 #include "field_gather.hpp"
+#include "ghostwire/dist.hpp"
+#include "ghostwire/topo.hpp"
 #include "heat_sources.hpp"
 #include "image_output.hpp"
 #include "initial_field.hpp"
@@ -150,12 +152,37 @@ RunReport report_of(const Configuration& c, int ranks, const std::vector<HeatSou
                    .time_s = 0.0};
 }
 
-int run(std::span<char* const> arguments, MPI_Comm comm) {
+// With --placement other than rank_order: a communicator whose rank b is the process that
+// computes band b (ghostwire's placement of the chain of bands), so the whole program, its gathers
+// and output included, runs in band order whoever computes the bands. Null for rank order.
+struct PlacedComm {
+  MPI_Comm comm = MPI_COMM_NULL;
+  ~PlacedComm() {
+    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+  }
+};
+
+void place_bands(const Options& options, MPI_Comm comm, PlacedComm& placed) {
+  if (options.placement == "rank_order") return;
+  ghostwire::World world(comm);
+  const auto team = ghostwire::TeamSpec<1>::placed(world, {world.size()},
+                                                   ghostwire::placement_from_name(options.placement), {false},
+                                                   {std::max(1, options.rows / world.size())});
+  const ghostwire::TeamSpec<1> positions({world.size()});
+  ghostwire::topo::Assignment rank_of;
+  for (int band = 0; band < world.size(); ++band) rank_of.push_back(team.rank(positions.coords(band)));
+  placed.comm = ghostwire::topo::reordered_comm(comm, rank_of);
+}
+
+int run(std::span<char* const> arguments, MPI_Comm job) {
+  const Options options = parse_options(arguments);
+  PlacedComm placed;
+  place_bands(options, job, placed);
+  MPI_Comm comm = placed.comm != MPI_COMM_NULL ? placed.comm : job;
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
 
-  const Options options = parse_options(arguments);
   if (options.help) {
     if (rank == 0) std::fputs(usage_text(program_name(arguments[0])).c_str(), stdout);
     return 0;

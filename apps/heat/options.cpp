@@ -12,7 +12,7 @@
 namespace heat {
 namespace {
 
-enum class Key { size, rows, cols, timesteps, seconds, repeat, block, bx, by, variant, conf, output, checksum, help };
+enum class Key { size, rows, cols, timesteps, seconds, repeat, block, bx, by, variant, conf, output, placement, checksum, help };
 
 struct OptionSpec {
   char short_name;  // 0: long form only
@@ -37,6 +37,7 @@ constexpr OptionSpec option_specs[] = {
     {'f', "conf", true, Key::conf, "a config file name"},
     {0, "sources-file", true, Key::conf, "a config file name"},
     {'o', "output", true, Key::output, "an image file name"},
+    {0, "placement", true, Key::placement, "rank_order, hierarchical or automatic"},
     {0, "checksum", false, Key::checksum, ""},
     {'h', "help", false, Key::help, ""},
 };
@@ -130,6 +131,12 @@ void apply(Options& options, TileOptions& tiles, const OptionSpec& spec, std::st
     }
     case Key::conf: options.conf_file = value; break;
     case Key::output: options.image_file = value; break;
+    case Key::placement:
+      if (value != "rank_order" && value != "hierarchical" && value != "automatic")
+        throw UsageError(std::string(shown_name) + " expects " + std::string(spec.value_meaning) + ", got '" +
+                         std::string(value) + "'");
+      options.placement = value;
+      break;
     case Key::checksum: options.checksum = true; break;
     case Key::help: options.help = true; break;
   }
@@ -234,6 +241,9 @@ std::string usage_text(std::string_view program) {
       "                      '#' starts a comment. Default: the original heat.conf, two sources\n"
       "                      '0.0 0.0 1.0 2.5' and '1.0 0.5 1.0 2.5'\n"
       "  -o, --output FILE   write the final field as a PPM image (the original's format)\n"
+      "      --placement P   which rank computes which band: rank_order, hierarchical\n"
+      "                      (topology-aware), automatic (hierarchical when GHOSTWIRE_TOPOLOGY\n"
+      "                      is set or there are several nodes) [rank_order]\n"
       "      --checksum      print 'checksum NAME VALUE' lines for the final field (one\n"
       "                      configuration and one run only, as -o)\n"
       "  -h, --help          show this help\n"

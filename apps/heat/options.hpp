@@ -25,6 +25,9 @@ struct Options {
   std::vector<std::string> variants = {"mpi-nbuffer"};
   std::string conf_file;   // empty: the built-in sources of the original heat.conf
   std::string image_file;  // empty: no image
+  // Which rank computes which band: rank_order, hierarchical (ghostwire's topology-aware
+  // placement of the chain of bands, docs/topology.md) or automatic; the field does not depend on it.
+  std::string placement = "rank_order";
   bool checksum = false;
   bool help = false;
 };

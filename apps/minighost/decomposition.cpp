@@ -7,10 +7,13 @@
 
 namespace minighost {
 
-Decomposition::Decomposition(const Options& options, int rank, int ranks)
-    : rank_(rank), ranks_(ranks), process_grid_{options.npx, options.npy, options.npz} {
+Decomposition::Decomposition(const Options& options, int rank, int ranks, std::vector<int> rank_of)
+    : rank_(rank), ranks_(ranks), process_grid_{options.npx, options.npy, options.npz}, rank_of_(std::move(rank_of)) {
+  int position = rank;
+  for (std::size_t p = 0; p < rank_of_.size(); ++p)
+    if (rank_of_[p] == rank) position = static_cast<int>(p);
   const int in_plane = process_grid_[x] * process_grid_[y];
-  coordinates_ = {rank % process_grid_[x], (rank % in_plane) / process_grid_[x], rank / in_plane};
+  coordinates_ = {position % process_grid_[x], (position % in_plane) / process_grid_[x], position / in_plane};
 
   const std::array<int, 3> requested = {options.nx, options.ny, options.nz};
   std::ostringstream note;
@@ -46,14 +49,14 @@ int Decomposition::neighbour(Axis axis, Side side) const {
   std::array<int, 3> c = coordinates_;
   c[axis] += side == Side::low ? -1 : 1;
   if (c[axis] < 0 || c[axis] >= process_grid_[axis]) return -1;
-  return c[x] + process_grid_[x] * (c[y] + process_grid_[y] * c[z]);
+  return rank_at(c[x] + process_grid_[x] * (c[y] + process_grid_[y] * c[z]));
 }
 
 int Decomposition::owner(long long i, long long j, long long k) const {
   const int px = static_cast<int>(i / block_[x]);
   const int py = static_cast<int>(j / block_[y]);
   const int pz = static_cast<int>(k / block_[z]);
-  return px + process_grid_[x] * (py + process_grid_[y] * pz);
+  return rank_at(px + process_grid_[x] * (py + process_grid_[y] * pz));
 }
 
 }  // namespace minighost

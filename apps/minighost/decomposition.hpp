@@ -1,8 +1,9 @@
 // Decomposition: how the global grid is split over the npx x npy x npz process grid, and where this
 // rank's block sits in it.
 //
-// As in the reference, rank r sits at (r mod npx, (r / npx) mod npy, r / (npx*npy)) and every rank
-// has a block of the same size. Under strong scaling the reference gives every rank
+// As in the reference, position p of the process grid is (p mod npx, (p / npx) mod npy,
+// p / (npx*npy)) and every position has a block of the same size. Position p is on rank p unless a
+// placement (--placement) says which rank computes it: rank_of[p]. Under strong scaling the reference gives every rank
 // n/np + (1 if n mod np > 0): it computes the block size on rank 0 (where "rank < remainder" holds
 // whenever there is a remainder) and broadcasts it. So the global grid is np * block, which is larger
 // than requested when np does not divide n; we reproduce that and say so in the report.
@@ -10,6 +11,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 #include "options.hpp"
 
@@ -20,7 +22,7 @@ enum class Side { low = 0, high = 1 };
 
 class Decomposition {
  public:
-  Decomposition(const Options& options, int rank, int ranks);
+  Decomposition(const Options& options, int rank, int ranks, std::vector<int> rank_of = {});
 
   int rank() const { return rank_; }
   int ranks() const { return ranks_; }
@@ -37,6 +39,9 @@ class Decomposition {
   int owner(long long i, long long j, long long k) const;
   // Non-empty when strong scaling had to enlarge the grid (see above): a sentence for the report.
   const std::string& enlargement_note() const { return enlargement_note_; }
+  // The rank computing each position; empty when position p is on rank p.
+  const std::vector<int>& rank_of() const { return rank_of_; }
+  int rank_at(int position) const { return rank_of_.empty() ? position : rank_of_[static_cast<std::size_t>(position)]; }
 
  private:
   int rank_;
@@ -46,6 +51,7 @@ class Decomposition {
   std::array<int, 3> block_;
   std::array<int, 3> global_;
   std::string enlargement_note_;
+  std::vector<int> rank_of_;
 };
 
 }  // namespace minighost

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "decomposition.hpp"
+#include "ghostwire/dist.hpp"
 #include "options.hpp"
 #include "report.hpp"
 #include "report_output.hpp"
@@ -80,6 +82,20 @@ double median_round_ratio(const RunResult& of, const RunResult& versus) {
   return n % 2 ? ratios[n / 2] : 0.5 * (ratios[n / 2 - 1] + ratios[n / 2]);
 }
 
+// The rank computing each position of the process grid (position = x + npx * (y + npy * z), i.e.
+// row-major over (z, y, x)), from ghostwire's placement on the machine; empty for rank order.
+std::vector<int> placement(const Options& options, MPI_Comm comm, const std::array<int, 3>& block) {
+  if (options.placement == "rank_order") return {};
+  ghostwire::World world(comm);
+  const std::array<int, 3> extents{options.npz, options.npy, options.npx};
+  const auto team = ghostwire::TeamSpec<3>::placed(world, extents, ghostwire::placement_from_name(options.placement),
+                                                   {false, false, false}, {block[z], block[y], block[x]});
+  const ghostwire::TeamSpec<3> positions(extents);
+  std::vector<int> rank_of;
+  for (int p = 0; p < team.size(); ++p) rank_of.push_back(team.rank(positions.coords(p)));
+  return rank_of;
+}
+
 int run(int argc, char** argv, MPI_Comm comm) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
@@ -91,7 +107,8 @@ int run(int argc, char** argv, MPI_Comm comm) {
       if (rank == 0) std::fputs(help_text(program).c_str(), stdout);
       return 0;
     }
-    const Decomposition decomposition(options, rank, ranks);
+    const Decomposition decomposition(options, rank, ranks,
+                                      placement(options, comm, Decomposition(options, rank, ranks).block()));
     const VariantSetup setup{comm, &decomposition, options.num_vars, halo_shape(options.stencil),
                              options.comm_method};
     const bool several = options.variants.size() > 1;

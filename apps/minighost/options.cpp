@@ -158,6 +158,13 @@ Options parse_options(std::span<char* const> arguments, int ranks) {
       {"--npy", integer(o.npy)},
       {"--npz", integer(o.npz)},
       {"--npdim", [&](auto option, auto value) { o.npx = o.npy = o.npz = parse_int(option, value); }},
+      {"--placement",
+       [&](auto option, auto value) {
+         if (value != "rank_order" && value != "hierarchical" && value != "automatic")
+           throw UsageError(std::string(option) + " '" + std::string(value) +
+                            "': unknown placement; expected rank_order, hierarchical or automatic");
+         o.placement = std::string(value);
+       }},
       {"--report_perf", integer(o.report_perf)},
       {"--debug_grid", integer(o.debug_grid)},
       {"--checkpoint_method", integer(o.checkpoint_method)},
@@ -223,6 +230,9 @@ std::string usage_text(std::string_view program) {
        << "                         every variable, as the reference does [100]\n"
        << "  --npx N --npy N --npz N   process grid, npx*npy*npz = ranks [ranks 1 1]\n"
        << "  --npdim N              --npx N --npy N --npz N\n"
+       << "  --placement P          which rank computes which block: rank_order, hierarchical\n"
+       << "                         (topology-aware), automatic (hierarchical when GHOSTWIRE_TOPOLOGY\n"
+       << "                         is set or there are several nodes) [rank_order]\n"
        << "  --report_perf R        0, 1 (timing breakdown), 2 (also per rank) [0]\n"
        << "  --debug_grid D         1: the grid starts at 0 and only spikes heat it; 0: every cell\n"
        << "                         starts at the reference's value (48 in blocks of 48+ cells) [0]\n"

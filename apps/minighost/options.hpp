@@ -28,6 +28,10 @@ struct Options {
   int npx = 0;                  // 0: the number of ranks (the reference's default grid is ranks x 1 x 1)
   int npy = 1;
   int npz = 1;
+  // Which rank computes which block: rank_order (the reference's), hierarchical (ghostwire's
+  // topology-aware placement, docs/topology.md) or automatic (hierarchical when a topology is
+  // known). Every variant uses it; results do not depend on it.
+  std::string placement = "rank_order";
   int report_perf = 0;  // 0, 1, 2: how much timing detail the final report has
   int debug_grid = 0;   // 1: grid starts at 0, only spikes are inserted
   // Checkpointing needs a compile-time option in the reference and its default build ignores

@@ -25,7 +25,10 @@ namespace gw = ghostwire;
 gw::Pattern<3> pattern_of(const Decomposition& d) {
   const auto& g = d.global_size();
   const auto& p = d.process_grid();
-  return gw::Pattern<3>({g[z], g[y], g[x]}, {gw::BLOCKED, gw::BLOCKED, gw::BLOCKED}, gw::TeamSpec<3>({p[z], p[y], p[x]}));
+  // The placement's positions are numbered the same way, so the team takes its permutation as is.
+  const gw::TeamSpec<3> team = d.rank_of().empty() ? gw::TeamSpec<3>({p[z], p[y], p[x]})
+                                                   : gw::TeamSpec<3>({p[z], p[y], p[x]}, d.rank_of());
+  return gw::Pattern<3>({g[z], g[y], g[x]}, {gw::BLOCKED, gw::BLOCKED, gw::BLOCKED}, team);
 }
 
 class GwVariant final : public Variant {

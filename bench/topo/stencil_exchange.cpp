@@ -4,8 +4,14 @@
 // and Open MPI's treematch (MPI_Dist_graph_create_adjacent with reorder=1). The relative
 // improvement factor per size (rank order's time / the mapping's) is what the DASH study reported.
 //
-//   scripts/launch --path multihost -n 8 -- build/bench/topo/gw-topo-bench [--sizes 1,...,2M]
-//                  [--iterations N] [--repeats R]
+//   OMPI_MCA_rmaps_base_mapping_policy=node OMPI_MCA_topo=treematch,basic
+//   scripts/launch --path multihost -n 8 -- build/bench/gw-topo-bench [--sizes 1,...,2M]
+//                  [--iterations N] [--repeats R] [--grid 3d:1,2,4]
+//
+// The header lists every rank's host, so that the launcher's placement can be checked. On two
+// hosts with ranks alternating, a 2 x 2 (4 ranks) or 2 x 2 x 2 (8 ranks) grid is already cut once,
+// the least possible: rank order is then optimal and the factor is 1. Grids with a dimension of 4
+// (--grid 3d:1,1,4 at 4 ranks, 3d:1,2,4 at 8) are where alternating hosts cut twice as much.
 #include <mpi.h>
 
 #include <algorithm>
@@ -26,6 +32,7 @@ struct Options {
   std::vector<long> sizes = {1, 8, 64, 512, 4096, 32768, 262144, 2097152};
   int iterations = 50;
   int repeats = 5;
+  std::string grid = "3d:auto";
 };
 
 long parse_size(const std::string& text) {
@@ -54,11 +61,14 @@ Options parse(int argc, char** argv) {
     } else if (arg == "--iterations") {
       o.iterations = std::max(1, std::atoi(value.c_str()));
       ++i;
+    } else if (arg == "--grid") {
+      o.grid = value;
+      ++i;
     } else if (arg == "--repeats") {
       o.repeats = std::max(1, std::atoi(value.c_str()));
       ++i;
     } else {
-      std::fprintf(stderr, "gw-topo-bench: unknown option '%s' (--sizes, --iterations, --repeats)\n", arg.c_str());
+      std::fprintf(stderr, "gw-topo-bench: unknown option '%s' (--sizes, --iterations, --repeats, --grid)\n", arg.c_str());
       std::exit(2);
     }
   }
@@ -71,6 +81,7 @@ struct Placement {
   MPI_Comm comm = MPI_COMM_NULL;
   std::vector<int> neighbours;  // low, high per dimension
   int internode = 0;            // of my 6 messages, how many leave my node
+  int position = 0;             // the grid position I compute (by_assignment placements)
 };
 
 std::vector<int> neighbour_positions(const topo::CartGrid& grid, int position) {
@@ -91,7 +102,7 @@ Placement by_assignment(const std::string& name, const topo::CartGrid& grid, con
                         const topo::Topology& machine, int rank) {
   std::vector<int> position_of(rank_of.size());
   for (std::size_t p = 0; p < rank_of.size(); ++p) position_of[static_cast<std::size_t>(rank_of[p])] = static_cast<int>(p);
-  Placement pl{name, MPI_COMM_WORLD, {}, 0};
+  Placement pl{name, MPI_COMM_WORLD, {}, 0, position_of[static_cast<std::size_t>(rank)]};
   for (int q : neighbour_positions(grid, position_of[static_cast<std::size_t>(rank)])) {
     const int r = rank_of[static_cast<std::size_t>(q)];
     pl.neighbours.push_back(r);
@@ -105,7 +116,7 @@ Placement by_assignment(const std::string& name, const topo::CartGrid& grid, con
 Placement treematch(const topo::CartGrid& grid, const topo::Topology& machine, int rank) {
   const std::vector<int> mine = neighbour_positions(grid, rank);
   std::vector<int> weights(mine.size(), 1);
-  Placement pl{"treematch", MPI_COMM_NULL, {}, 0};
+  Placement pl{"treematch", MPI_COMM_NULL, {}, 0, 0};
   MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(mine.size()), mine.data(), weights.data(),
                                  static_cast<int>(mine.size()), mine.data(), weights.data(), MPI_INFO_NULL, 1, &pl.comm);
   int new_rank = 0;
@@ -117,6 +128,20 @@ Placement treematch(const topo::CartGrid& grid, const topo::Topology& machine, i
   MPI_Allgather(&rank, 1, MPI_INT, world_of.data(), 1, MPI_INT, pl.comm);
   for (int n : pl.neighbours) pl.internode += !machine.same_node(rank, world_of[static_cast<std::size_t>(n)]);
   return pl;
+}
+
+// The world rank computing each grid position under a placement (collective).
+std::vector<int> world_rank_of_position(const Placement& pl, int size) {
+  int position = 0;
+  if (pl.comm == MPI_COMM_WORLD) {
+    position = pl.position;
+  } else {
+    MPI_Comm_rank(pl.comm, &position);
+  }
+  std::vector<int> positions(static_cast<std::size_t>(size)), rank_of(static_cast<std::size_t>(size), 0);
+  MPI_Allgather(&position, 1, MPI_INT, positions.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  for (int r = 0; r < size; ++r) rank_of[static_cast<std::size_t>(positions[static_cast<std::size_t>(r)])] = r;
+  return rank_of;
 }
 
 double exchange_time(const Placement& pl, long bytes, int iterations) {
@@ -149,18 +174,49 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const topo::Topology machine = topo::detect(MPI_COMM_WORLD);
-  const topo::CartGrid grid = topo::CartGrid::parse("3d:auto", size, {1});
+  topo::CartGrid grid;
+  try {
+    grid = topo::CartGrid::parse(options.grid, size, {1});
+  } catch (const std::exception& e) {
+    if (rank == 0) std::fprintf(stderr, "gw-topo-bench: --grid: %s\n", e.what());
+    MPI_Finalize();
+    return 2;
+  }
+  if (grid.size() != size) {
+    if (rank == 0) std::fprintf(stderr, "gw-topo-bench: --grid %s has %d positions but the job has %d ranks\n",
+                                options.grid.c_str(), grid.size(), size);
+    MPI_Finalize();
+    return 2;
+  }
 
   std::vector<Placement> placements;
   placements.push_back(by_assignment("rank_order", grid, topo::map_rank_order(grid, machine), machine, rank));
   placements.push_back(by_assignment("hierarchical", grid, topo::map_hierarchical(grid, machine), machine, rank));
   placements.push_back(treematch(grid, machine, rank));
 
+  if (rank == 0) {
+    std::printf("3-D stencil exchange, %d ranks on %d nodes, grid %s\n", size, machine.node_count(),
+                grid.describe().c_str());
+    // Where the launcher put each rank (round robin alternates the hosts), and who computes which
+    // grid position in each placement.
+    std::printf("hosts by rank:");
+    for (int r = 0; r < size; ++r) std::printf(" %d:%s", r, machine.host(r).c_str());
+    std::printf("\n");
+  }
+  for (const Placement& pl : placements) {
+    const std::vector<int> by_position = world_rank_of_position(pl, size);
+    if (rank != 0) continue;
+    std::printf("%-14s hosts by position:", pl.name.c_str());
+    for (int p = 0; p < size; ++p) std::printf(" %s", machine.host(by_position[static_cast<std::size_t>(p)]).c_str());
+    std::printf("\n");
+  }
   if (rank == 0)
-    std::printf("3-D stencil exchange, %d ranks on %d nodes, grid %s\n%-14s %10s %12s %10s %14s\n", size,
-                machine.node_count(), grid.describe().c_str(), "placement", "bytes", "time us", "factor", "internode msgs");
+    std::printf("%-14s %10s %12s %10s %14s\n", "placement", "bytes", "time us", "factor", "internode msgs");
   for (long bytes : options.sizes) {
     std::vector<double> best(placements.size(), 1e30);
+    // One untimed exchange per placement first: connections and buffers of this size are then
+    // warm for all, not only for whichever placement runs second.
+    for (const Placement& pl : placements) exchange_time(pl, bytes, 1);
     // Placements interleaved per repeat so that drifting load hits them alike.
     for (int r = 0; r < options.repeats; ++r)
       for (std::size_t p = 0; p < placements.size(); ++p)

@@ -128,6 +128,22 @@ int gw_plan_create_unstructured(gw_world_t world, gw_segment_t owned, size_t own
                                 void* ghosts, size_t ghost_count, const int* owners, const size_t* indices,
                                 size_t element_size, gw_plan_t* plan);
 
+/* Topology-aware placement (docs/topology.md). Which rank computes each position of a Cartesian
+ * process grid of `ndims` (1 to 3) dimensions `dims` (row-major positions, the last coordinate
+ * fastest, as MPI_Cart_create): rank_of_position[p] for p in 0 .. dims[0]*...*dims[ndims-1] - 1,
+ * which must equal the world's size. `periodic[d]` (0/1) says whether the halo wraps around;
+ * `block` (NULL: cubes) gives the cells of a block per dimension, weighing the faces. Collective
+ * over the world; the same answer on every rank. */
+enum { GW_PLACEMENT_AUTOMATIC = 0, GW_PLACEMENT_RANK_ORDER = 1, GW_PLACEMENT_HIERARCHICAL = 2 };
+int gw_topo_place_cartesian(gw_world_t world, int placement, int ndims, const int* dims, const int* periodic,
+                            const int64_t* block, int* rank_of_position);
+/* The hierarchical placement (GW_PLACEMENT_HIERARCHICAL, cubic blocks). */
+int gw_topo_map_cartesian(gw_world_t world, int ndims, const int* dims, const int* periodic, int* rank_of_position);
+/* Collective over comm: a new communicator (free with MPI_Comm_free) whose rank p is the process
+ * of rank rank_of_position[p] in comm, so that output and reductions in its rank order go by
+ * position. */
+int gw_topo_reordered_comm(MPI_Comm comm, const int* rank_of_position, MPI_Comm* reordered);
+
 #ifdef __cplusplus
 }
 #endif

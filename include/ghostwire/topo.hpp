@@ -15,9 +15,14 @@
 #include <cstdint>
 #include <istream>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace ghostwire {
+class World;
+}
 
 namespace ghostwire::topo {
 
@@ -183,6 +188,20 @@ struct Graph {
 // vertex -> rank, a permutation: Scotch's mapping onto the topology's tree, then ranks that got two
 // vertices hand one to the nearest free rank.
 Assignment map_graph(const Graph& graph, const Topology& topology);
+
+// ---- reordering a job for a graph (collective) ------------------------------------------------
+//
+//   auto reordered = topo::reordered(world, graph);   // rank v of *reordered computes part v
+//
+// Collective over `world` (graph.vertices() == world.size()): map_graph on the detected hierarchy,
+// the same assignment on every rank.
+Assignment map_graph(World& world, const Graph& graph);
+// Collective over `comm`: a new communicator (free it with MPI_Comm_free) whose rank v is the
+// process of rank rank_of[v] in `comm`.
+MPI_Comm reordered_comm(MPI_Comm comm, const Assignment& rank_of);
+// A World whose rank v is the process that should compute part v of `graph`. Output and
+// reductions in the new World's rank order are then in part order, whoever computes the parts.
+std::unique_ptr<World> reordered(World& world, const Graph& graph);
 
 // True when `assignment` is a permutation of 0..n-1.
 bool is_permutation(const Assignment& assignment, int n);

@@ -92,7 +92,7 @@ void start_copy(const CopySource& source, const Index* low, const Index* extent,
   for (;;) {
     int units[max_dimensions];
     for (int d = 0; d < n; ++d) units[d] = stretches[static_cast<std::size_t>(d)][pick[static_cast<std::size_t>(d)]].unit;
-    int rank = team_rank(n, pattern.team(), units);
+    int rank = pattern.rank_at(units);
     auto found = layouts.find(rank);
     if (found == layouts.end()) found = layouts.emplace(rank, block_layout(pattern, source.halo, rank, source.element_size)).first;
     const BlockLayout& b = found->second;

@@ -11,7 +11,7 @@ BlockLayout block_layout(const PatternCore& pattern, const HaloSpec* halo, int r
   BlockLayout b;
   const int n = pattern.dimensions();
   int units[max_dimensions];
-  team_coords(n, pattern.team(), rank, units);
+  pattern.units_of(rank, units);
   Index padded[max_dimensions], lead[max_dimensions];
   for (int d = 0; d < n; ++d) {
     const DimensionMap& m = pattern.map(d);

@@ -89,7 +89,7 @@ void ghost_pieces(const PatternCore& pattern, const GhostLayers& layers, int rec
         piece.sender_low[d] = s.start - s.shift - sender_low;
         piece.extent[d] = s.end - s.start;
       }
-      piece.sender = team_rank(n, pattern.team(), units);
+      piece.sender = pattern.rank_at(units);
       out.push_back(piece);
       int d = n - 1;
       while (d >= 0 && ++pick[d] == stretches[d].size()) pick[d--] = 0;
@@ -132,7 +132,7 @@ std::vector<int> possible_receivers(const PatternCore& pattern, const GhostLayer
   for (;;) {
     int units[max_dimensions];
     for (int d = 0; d < n; ++d) units[d] = candidates[d][pick[d]];
-    result.push_back(team_rank(n, pattern.team(), units));
+    result.push_back(pattern.rank_at(units));
     int d = n - 1;
     while (d >= 0 && ++pick[d] == candidates[d].size()) pick[d--] = 0;
     if (d < 0) break;

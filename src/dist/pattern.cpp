@@ -9,6 +9,21 @@
 
 namespace ghostwire {
 
+const char* placement_name(Placement placement) noexcept {
+  switch (placement) {
+    case Placement::automatic: return "automatic";
+    case Placement::rank_order: return "rank_order";
+    case Placement::hierarchical: return "hierarchical";
+  }
+  return "unknown";
+}
+
+Placement placement_from_name(const std::string& name) {
+  for (Placement p : {Placement::automatic, Placement::rank_order, Placement::hierarchical})
+    if (name == placement_name(p)) return p;
+  raise(Errc::invalid_argument, "placement '" + name + "': expected automatic, rank_order or hierarchical");
+}
+
 std::string describe(const Distribution& distribution) {
   switch (distribution.kind) {
     case DistributionKind::blocked: return "BLOCKED";
@@ -21,6 +36,28 @@ std::string describe(const Distribution& distribution) {
 }
 
 namespace detail {
+
+std::shared_ptr<const RankPermutation> RankPermutation::make(std::vector<int> rank_of, int size, const char* context) {
+  if (static_cast<int>(rank_of.size()) != size)
+    raise(Errc::invalid_argument, std::string(context) + ": the placement has " + std::to_string(rank_of.size()) +
+                                      " positions; expected " + std::to_string(size));
+  auto p = std::make_shared<RankPermutation>();
+  p->position_of.assign(rank_of.size(), -1);
+  for (std::size_t position = 0; position < rank_of.size(); ++position) {
+    int rank = rank_of[position];
+    if (rank < 0 || rank >= size || p->position_of[static_cast<std::size_t>(rank)] >= 0)
+      raise(Errc::invalid_argument, std::string(context) + ": the placement puts position " + std::to_string(position) +
+                                        " on rank " + std::to_string(rank) +
+                                        "; expected a permutation of the ranks 0.." + std::to_string(size - 1));
+    p->position_of[static_cast<std::size_t>(rank)] = static_cast<int>(position);
+  }
+  bool identity = true;
+  for (std::size_t position = 0; position < rank_of.size(); ++position) identity &= rank_of[position] == static_cast<int>(position);
+  if (identity) return nullptr;
+  p->rank_of = std::move(rank_of);
+  return p;
+}
+
 namespace {
 
 std::string dimension_name(int d) { return "dimension " + std::to_string(d); }
@@ -163,8 +200,9 @@ void team_for_extents(int ranks, int dimensions, const Index* extents, const boo
   });
 }
 
-PatternCore::PatternCore(int dimensions, const Index* extents, const Distribution* distributions, const int* team)
-    : dimensions_(dimensions) {
+PatternCore::PatternCore(int dimensions, const Index* extents, const Distribution* distributions, const int* team,
+                         Permutation placement)
+    : dimensions_(dimensions), placement_(std::move(placement)) {
   check_team(dimensions, team, "Pattern");
   int tiles = 0;
   for (int d = 0; d < dimensions; ++d) {
@@ -213,6 +251,19 @@ PatternCore::PatternCore(int dimensions, const Index* extents, const Distributio
                                       "; a tiled pattern needs TILE in every dimension");
   }
   tiled_ = tiles > 0;
+  if (placement_ && static_cast<int>(placement_->rank_of.size()) != team_size_)
+    raise(Errc::invalid_argument, "Pattern: the placement has " + std::to_string(placement_->rank_of.size()) +
+                                      " positions but the team has " + std::to_string(team_size_) + " ranks");
+}
+
+int PatternCore::rank_at(const int* units) const noexcept {
+  int position = team_rank(dimensions_, team_, units);
+  return placement_ ? placement_->rank_of[static_cast<std::size_t>(position)] : position;
+}
+
+void PatternCore::units_of(int rank, int* units) const noexcept {
+  int position = placement_ ? placement_->position_of[static_cast<std::size_t>(rank)] : rank;
+  team_coords(dimensions_, team_, position, units);
 }
 
 bool PatternCore::blocked() const noexcept {
@@ -230,9 +281,9 @@ Index PatternCore::size() const noexcept {
 }
 
 int PatternCore::owner(const Index* global) const noexcept {
-  int rank = 0;
-  for (int d = 0; d < dimensions_; ++d) rank = rank * team_[d] + maps_[d].owner(global[d]);
-  return rank;
+  int units[max_dimensions];
+  for (int d = 0; d < dimensions_; ++d) units[d] = maps_[d].owner(global[d]);
+  return rank_at(units);
 }
 
 void PatternCore::local_coords(const Index* global, Index* local) const noexcept {
@@ -241,13 +292,13 @@ void PatternCore::local_coords(const Index* global, Index* local) const noexcept
 
 void PatternCore::global_coords(int rank, const Index* local, Index* global) const noexcept {
   int units[max_dimensions];
-  team_coords(dimensions_, team_, rank, units);
+  units_of(rank, units);
   for (int d = 0; d < dimensions_; ++d) global[d] = maps_[d].global(units[d], local[d]);
 }
 
 void PatternCore::local_extents(int rank, Index* extents) const noexcept {
   int units[max_dimensions];
-  team_coords(dimensions_, team_, rank, units);
+  units_of(rank, units);
   for (int d = 0; d < dimensions_; ++d) extents[d] = maps_[d].local_extent(units[d]);
 }
 
@@ -323,7 +374,7 @@ void PatternCore::block(int rank, Index* low, Index* extent) const {
                                       ") is not blocked; a rank holds one block only when every dimension is "
                                       "BLOCKED or NONE");
   int units[max_dimensions];
-  team_coords(dimensions_, team_, rank, units);
+  units_of(rank, units);
   for (int d = 0; d < dimensions_; ++d) {
     extent[d] = maps_[d].local_extent(units[d]);
     low[d] = std::min(maps_[d].extent, static_cast<Index>(units[d]) * maps_[d].block);
@@ -333,7 +384,7 @@ void PatternCore::block(int rank, Index* low, Index* extent) const {
 void PatternCore::local_range(int rank, const Index* low, const Index* extent, Index* local_low,
                               Index* local_extent) const noexcept {
   int units[max_dimensions];
-  team_coords(dimensions_, team_, rank, units);
+  units_of(rank, units);
   for (int d = 0; d < dimensions_; ++d) {
     const DimensionMap& m = maps_[d];
     Index a = std::clamp<Index>(low[d], 0, m.extent), b = std::clamp<Index>(low[d] + extent[d], 0, m.extent);
@@ -351,6 +402,7 @@ std::string PatternCore::describe() const {
   for (int d = 0; d < dimensions_; ++d) text << (d ? " x " : "") << ghostwire::describe(distributions_[d]);
   text << ", team ";
   for (int d = 0; d < dimensions_; ++d) text << (d ? " x " : "") << team_[d];
+  if (placement_) text << ", placed";
   return text.str();
 }
 
@@ -362,7 +414,8 @@ bool PatternCore::operator==(const PatternCore& other) const noexcept {
         distributions_[d].kind != other.distributions_[d].kind)
       return false;
   }
-  return true;
+  if (!placement_ || !other.placement_) return placement_ == other.placement_;
+  return placement_->rank_of == other.placement_->rank_of;
 }
 
 }  // namespace detail

@@ -44,7 +44,9 @@ std::string this_host() {
 
 }  // namespace
 
-NodeHierarchy detect_node() {
+namespace {
+
+NodeHierarchy load_node_hierarchy() {
   HwlocTopology hw;
   const int cores = hwloc_get_nbobjs_by_type(hw.handle, HWLOC_OBJ_CORE);
   struct Candidate {
@@ -73,6 +75,15 @@ NodeHierarchy detect_node() {
     path.push_back(i);
     node.core_paths.push_back(std::move(path));
   }
+  return node;
+}
+
+}  // namespace
+
+// Loading hwloc's topology takes milliseconds, and every placed Grid detects the machine: once per
+// process is enough (the node does not change under a running job).
+NodeHierarchy detect_node() {
+  static const NodeHierarchy node = load_node_hierarchy();
   return node;
 }
 

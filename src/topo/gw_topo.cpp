@@ -2,7 +2,9 @@
 // Cartesian process grid on a machine (synthetic, a topology file, or the job's own).
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -46,6 +48,11 @@ map options:
   --element BYTES          bytes per cell (default 8)
   --methods a,b,...        rank_order, dims_blocking, study, scotch, hierarchical (default: all)
 
+With --machine detect and one rank per grid position, also what MPI makes of the grid on this
+launch: mpi_cart (MPI_Cart_create with reorder=1; a no-op in Open MPI and MPICH) and
+mpi_dist_graph (MPI_Dist_graph_create_adjacent with reorder=1 and the halo bytes as weights; Open
+MPI maps it with treematch when that topo component is selected: OMPI_MCA_topo=treematch,basic).
+
 examples:
   gw-topo map --grid 3d:24,24,16 --machine cray-sparse:384x24      # the DASH study's 3-D stencil, 9,216 ranks
   gw-topo map --grid 2d:auto --machine cray-sparse:384x24:7 --local 1024
@@ -53,6 +60,55 @@ examples:
   GHOSTWIRE_TOPOLOGY=nodes.txt gw-topo map --grid 3d:auto --machine file:nodes.txt:24
   mpirun -n 8 gw-topo map --grid 3d:auto --machine detect
 )";
+
+// On a real launch (--machine detect, one rank per grid position): what MPI itself makes of the
+// grid. MPI_Cart_create(reorder=1) and MPI_Dist_graph_create_adjacent(reorder=1) (Open MPI's
+// treematch when its topo component is selected) each give this process a new rank; the process
+// with new rank p computes position p (Cartesian ranks are row-major, and graph vertex p is the
+// position this program declared for old rank p). Collective; every rank gets rank_of[position].
+topo::Assignment gather_positions(int new_rank) {
+  int size = 0, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::vector<int> positions(static_cast<std::size_t>(size));
+  MPI_Allgather(&new_rank, 1, MPI_INT, positions.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  topo::Assignment rank_of(static_cast<std::size_t>(size), -1);
+  for (int r = 0; r < size; ++r)
+    if (positions[static_cast<std::size_t>(r)] >= 0 && positions[static_cast<std::size_t>(r)] < size)
+      rank_of[static_cast<std::size_t>(positions[static_cast<std::size_t>(r)])] = r;
+  return rank_of;
+}
+
+topo::Assignment mpi_cart_reorder(const topo::CartGrid& grid) {
+  std::vector<int> dims(grid.extents.begin(), grid.extents.end()), periods;
+  for (bool p : grid.periodic) periods.push_back(p ? 1 : 0);
+  MPI_Comm cart = MPI_COMM_NULL;
+  MPI_Cart_create(MPI_COMM_WORLD, grid.dimensions(), dims.data(), periods.data(), 1, &cart);
+  int new_rank = -1;
+  MPI_Comm_rank(cart, &new_rank);
+  MPI_Comm_free(&cart);
+  return gather_positions(new_rank);
+}
+
+topo::Assignment mpi_dist_graph_reorder(const topo::CartGrid& grid) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const topo::Graph graph = topo::Graph::of(grid);
+  std::vector<int> neighbours, weights;
+  // MPI weights are ints: halo bytes in KiB, at least 1.
+  for (int e = graph.offsets[static_cast<std::size_t>(rank)]; e < graph.offsets[static_cast<std::size_t>(rank) + 1]; ++e) {
+    neighbours.push_back(graph.targets[static_cast<std::size_t>(e)]);
+    weights.push_back(static_cast<int>(std::clamp<std::int64_t>(graph.weights[static_cast<std::size_t>(e)] / 1024, 1, 1 << 30)));
+  }
+  const int degree = static_cast<int>(neighbours.size());
+  MPI_Comm dist = MPI_COMM_NULL;
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, degree, neighbours.data(), weights.data(), degree, neighbours.data(),
+                                 weights.data(), MPI_INFO_NULL, 1, &dist);
+  int new_rank = -1;
+  MPI_Comm_rank(dist, &new_rank);
+  MPI_Comm_free(&dist);
+  return gather_positions(new_rank);
+}
 
 [[noreturn]] void usage_error(const std::string& message) {
   std::fprintf(stderr, "gw-topo: %s\n%s", message.c_str(), usage_text);
@@ -114,9 +170,25 @@ int evaluate_mappings(int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const topo::Topology machine = machine_spec == "detect" ? topo::detect(MPI_COMM_WORLD) : topo::make_machine(machine_spec);
-  if (rank != 0) return 0;
   if (local.empty()) local = {grid_spec.rfind("2d", 0) == 0 ? 512 : 64};
   const topo::CartGrid grid = topo::CartGrid::parse(grid_spec, machine.ranks(), local, element);
+  // A real launch: MPI's own reordering too (every rank takes part).
+  struct Extra {
+    const char* name;
+    topo::Assignment rank_of;
+    double seconds;
+  };
+  std::vector<Extra> extras;
+  if (machine_spec == "detect" && grid.size() == machine.ranks()) {
+    for (const char* name : {"mpi_cart", "mpi_dist_graph"}) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      const auto start = std::chrono::steady_clock::now();
+      topo::Assignment a = std::string(name) == "mpi_cart" ? mpi_cart_reorder(grid) : mpi_dist_graph_reorder(grid);
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      extras.push_back({name, std::move(a), seconds});
+    }
+  }
+  if (rank != 0) return 0;
   std::vector<topo::Method> methods = topo::all_methods();
   if (!methods_text.empty()) {
     methods.clear();
@@ -131,7 +203,7 @@ int evaluate_mappings(int argc, char** argv) {
   std::printf("%-14s %7s %6s %10s %14s %8s %12s %10s %9s %10s\n", "mapping", "ranks", "nodes", "inter-edges",
               "inter-bytes", "x rank", "max node B", "model us", "speedup", "map s");
   struct Row {
-    topo::Method method;
+    std::string name;
     topo::Evaluation e;
     double seconds;
   };
@@ -146,15 +218,22 @@ int evaluate_mappings(int argc, char** argv) {
       continue;
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    rows.push_back({m, topo::evaluate(grid, machine, a, costs), seconds});
+    rows.push_back({topo::method_name(m), topo::evaluate(grid, machine, a, costs), seconds});
+  }
+  for (const Extra& x : extras) {
+    if (!topo::is_permutation(x.rank_of, grid.size())) {
+      std::printf("%-14s MPI returned ranks that are not a permutation\n", x.name);
+      continue;
+    }
+    rows.push_back({x.name, topo::evaluate(grid, machine, x.rank_of, costs), x.seconds});
   }
   const topo::Evaluation* base = nullptr;
   for (const auto& r : rows)
-    if (r.method == topo::Method::rank_order) base = &r.e;
+    if (r.name == topo::method_name(topo::Method::rank_order)) base = &r.e;
   for (const auto& r : rows) {
     const double bytes_ratio = base && base->internode_bytes ? static_cast<double>(r.e.internode_bytes) / static_cast<double>(base->internode_bytes) : 0;
     const double speedup = base && r.e.model_time_s > 0 ? base->model_time_s / r.e.model_time_s : 0;
-    std::printf("%-14s %7d %6d %10lld %14lld %8.3f %12lld %10.2f %9.2f %10.4f\n", topo::method_name(r.method), r.e.ranks,
+    std::printf("%-14s %7d %6d %10lld %14lld %8.3f %12lld %10.2f %9.2f %10.4f\n", r.name.c_str(), r.e.ranks,
                 r.e.nodes, static_cast<long long>(r.e.internode_edges), static_cast<long long>(r.e.internode_bytes), bytes_ratio,
                 static_cast<long long>(r.e.max_node_bytes), r.e.model_time_s * 1e6, speedup, r.seconds);
   }
@@ -162,7 +241,7 @@ int evaluate_mappings(int argc, char** argv) {
   for (const auto& l : machine.levels()) std::printf(" %14s", l.c_str());
   std::printf("\n");
   for (const auto& r : rows) {
-    std::printf("%-14s", topo::method_name(r.method));
+    std::printf("%-14s", r.name.c_str());
     for (const auto& c : r.e.crossing) std::printf(" %14lld", static_cast<long long>(c.bytes));
     std::printf("\n");
   }
@@ -170,7 +249,7 @@ int evaluate_mappings(int argc, char** argv) {
   for (const auto& r : rows) {
     std::printf("{\"tool\":\"gw-topo\",\"mapping\":%s,\"machine\":%s,\"grid\":%s,\"ranks\":%d,\"nodes\":%d,\"edges\":%lld,"
                 "\"bytes\":%lld,\"internode_edges\":%lld,\"internode_bytes\":%lld,\"max_node_bytes\":%lld,",
-                json_string(topo::method_name(r.method)).c_str(), json_string(machine_spec).c_str(),
+                json_string(r.name).c_str(), json_string(machine_spec).c_str(),
                 json_string(grid_spec).c_str(), r.e.ranks, r.e.nodes, static_cast<long long>(r.e.edges),
                 static_cast<long long>(r.e.bytes), static_cast<long long>(r.e.internode_edges),
                 static_cast<long long>(r.e.internode_bytes), static_cast<long long>(r.e.max_node_bytes));

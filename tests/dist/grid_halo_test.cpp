@@ -23,7 +23,10 @@ struct HaloCase {
   std::array<Index, 3> width;
   std::array<bool, 3> periodic;
   Stencil stencil;
-  int team_layout;  // 0: make_pattern; 1: all ranks in dimension 0; 2: all ranks in the last dimension
+  // 0: make_pattern; 1: all ranks in dimension 0; 2: all ranks in the last dimension; 3: make_pattern
+  // placed hierarchically on the machine; 4: make_pattern's team, position p on rank (5p + 3) mod
+  // ranks turned around (a placement that moves every block, whatever the machine).
+  int team_layout;
   std::string name() const {
     std::ostringstream text;
     text << dimensions << "d";
@@ -37,11 +40,30 @@ struct HaloCase {
   }
 };
 
+// A permutation of 0..ranks-1 that moves (almost) every position.
+std::vector<int> scrambled(int ranks) {
+  std::vector<int> rank_of;
+  for (int p = 0; p < ranks; ++p) rank_of.push_back(ranks - 1 - p);
+  for (int p = 0; p + 1 < ranks; p += 2) std::swap(rank_of[p], rank_of[p + 1]);
+  return rank_of;
+}
+
 template <int N>
 Pattern<N> pattern_for(const HaloCase& c, int ranks) {
   Point<N> e{};
   for (int d = 0; d < N; ++d) e[d] = c.extents[d];
   if (c.team_layout == 0) return make_pattern<N>(e, ranks);
+  if (c.team_layout == 3) {
+    std::array<bool, N> periodic{};
+    for (int d = 0; d < N; ++d) periodic[d] = c.periodic[d];
+    return make_pattern<N>(gwtest::world(), e, Placement::hierarchical, periodic);
+  }
+  if (c.team_layout == 4) {
+    Pattern<N> p = make_pattern<N>(e, ranks);
+    std::array<Distribution, N> blocked;
+    blocked.fill(BLOCKED);
+    return Pattern<N>(e, blocked, TeamSpec<N>(p.team().extents(), scrambled(ranks)));
+  }
   std::array<int, N> team;
   team.fill(1);
   team[c.team_layout == 1 ? 0 : N - 1] = ranks;
@@ -205,6 +227,12 @@ std::vector<HaloCase> halo_cases() {
       cases.push_back({2, {12, 12, 1}, {0, 1, 0}, p, s, 0});          // no ghosts in one dimension
       cases.push_back({2, {7, 133, 1}, {1, 2, 0}, p, s, 1});          // rows long enough to be padded
       cases.push_back({3, {4, 5, 70}, {1, 1, 3}, p, s, 0});
+      // Placed teams: only who computes a block changes, so every ghost still holds its value.
+      for (int placed : {3, 4}) {
+        cases.push_back({2, {13, 11, 1}, {1, 1, 0}, p, s, placed});
+        cases.push_back({3, {7, 6, 5}, {1, 1, 1}, p, s, placed});
+        cases.push_back({3, {16, 12, 8}, {1, 1, 1}, p, s, placed});
+      }
     }
   }
   return cases;

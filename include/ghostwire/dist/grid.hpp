@@ -8,6 +8,10 @@
 //   u.at({gi, gj})   any global cell, as a GlobalRef (get/put)
 //   u.update_halo()  fill the ghost cells from the neighbours (collective)
 //
+// Which rank computes which block follows the Placement (by default hierarchical when the machine
+// has more than one node or GHOSTWIRE_TOPOLOGY is set): gather or print by block position
+// (global_box(), pattern().team().coords(rank)), not by rank.
+//
 // Constructing and destroying a grid is collective. Local indices are not range-checked (they
 // are the hot path); global ones are.
 #pragma once
@@ -52,6 +56,19 @@ struct Halo {
   }
   bool operator==(const Halo&) const = default;
 };
+
+// BLOCKED over the team with the fewest ghost cells per block, placed on the machine (collective
+// over `world`; `periodic`: the halo wraps around in that dimension).
+template <int N>
+Pattern<N> make_pattern(World& world, const Point<N>& extents, Placement placement,
+                        const std::array<bool, N>& periodic = {}) {
+  std::array<Distribution, N> blocked;
+  blocked.fill(BLOCKED);
+  const TeamSpec<N> balanced = TeamSpec<N>::balanced(world.size(), extents);
+  Point<N> block{};
+  for (int d = 0; d < N; ++d) block[d] = (extents[d] + balanced.extent(d) - 1) / balanced.extent(d);
+  return Pattern<N>(extents, blocked, TeamSpec<N>::placed(world, balanced.extents(), placement, periodic, block));
+}
 
 namespace detail {
 struct GridState;
@@ -115,9 +132,11 @@ class Grid : public GridBase {
       offset_[d] = layout_offset(d);
     }
   }
-  // BLOCKED over the balanced team (make_pattern).
-  Grid(World& world, const Point<N>& extents, const Halo<N>& halo = Halo<N>())
-      : Grid(world, make_pattern<N>(extents, world.size()), halo) {}
+  // BLOCKED over the balanced team (make_pattern), placed on the machine: by default
+  // hierarchically when a topology is known (Placement::automatic).
+  Grid(World& world, const Point<N>& extents, const Halo<N>& halo = Halo<N>(),
+       Placement placement = Placement::automatic)
+      : Grid(world, make_pattern<N>(world, extents, placement, halo.periodic), halo) {}
 
   // Local cells, ghosts included: index d runs over [-halo().width[d], local_extent(d) + width).
   template <class... I>

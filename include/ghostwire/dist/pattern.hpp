@@ -21,7 +21,9 @@ class Pattern {
 
  public:
   Pattern(const Point<N>& extents, const std::array<Distribution, N>& distribution, const TeamSpec<N>& team)
-      : extents_(extents), team_(team), core_(N, extents.data(), distribution.data(), team.extents().data()) {}
+      : extents_(extents),
+        team_(team),
+        core_(N, extents.data(), distribution.data(), team.extents().data(), team.placement()) {}
 
   const Point<N>& extents() const noexcept { return extents_; }
   Index extent(int d) const noexcept { return extents_[static_cast<std::size_t>(d)]; }

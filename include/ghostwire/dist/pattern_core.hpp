@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "ghostwire/dist/box.hpp"
 
@@ -33,9 +35,29 @@ constexpr Distribution TILE(Index block) { return {DistributionKind::tile, block
 
 std::string describe(const Distribution& distribution);
 
+// Which rank computes which block of a team (docs/topology.md): rank_order puts team position p
+// (row-major) on rank p; hierarchical puts neighbouring positions on ranks that share the deepest
+// level of the machine (node, then package, ...; across nodes the topology file's levels);
+// automatic is hierarchical when a topology is known (GHOSTWIRE_TOPOLOGY is set, or the world has
+// more than one node) and rank_order otherwise. Only who computes a block changes: blocks keep
+// their global coordinates, so anything gathered or printed by block position is unchanged.
+enum class Placement : std::uint8_t { automatic, rank_order, hierarchical };
+const char* placement_name(Placement placement) noexcept;
+Placement placement_from_name(const std::string& name);  // throws naming the accepted names
+
 namespace detail {
 
 inline constexpr int max_dimensions = 8;
+
+// A team's placement: rank_of[position] and its inverse. Shared (immutable) by the TeamSpec and
+// every Pattern over it.
+struct RankPermutation {
+  std::vector<int> rank_of, position_of;
+  // Throws Error(invalid_argument) unless `rank_of` is a permutation of 0..size-1; null for the
+  // identity, so that a placement equal to rank order compares equal to none.
+  static std::shared_ptr<const RankPermutation> make(std::vector<int> rank_of, int size, const char* context);
+};
+using Permutation = std::shared_ptr<const RankPermutation>;  // null: rank order
 
 // Every distribution of one dimension is block-cyclic with some block size: BLOCKED has
 // ceil(extent / units), NONE the whole extent, CYCLIC 1.
@@ -71,7 +93,8 @@ class PatternCore {
  public:
   PatternCore() = default;
   // Throws Error(invalid_argument) naming the dimension and value of any bad argument.
-  PatternCore(int dimensions, const Index* extents, const Distribution* distributions, const int* team);
+  PatternCore(int dimensions, const Index* extents, const Distribution* distributions, const int* team,
+              Permutation placement = nullptr);
 
   int dimensions() const noexcept { return dimensions_; }
   const DimensionMap& map(int d) const noexcept { return maps_[d]; }
@@ -80,6 +103,11 @@ class PatternCore {
   const int* team() const noexcept { return team_; }
   bool tiled() const noexcept { return tiled_; }
   bool blocked() const noexcept;  // one block per rank in every dimension (BLOCKED or NONE)
+  // The rank at team coordinates `units`, and the team coordinates of `rank` (through the
+  // placement; row-major when there is none).
+  int rank_at(const int* units) const noexcept;
+  void units_of(int rank, int* units) const noexcept;
+  const Permutation& placement() const noexcept { return placement_; }
   Index size() const noexcept;
 
   int owner(const Index* global) const noexcept;
@@ -106,6 +134,7 @@ class PatternCore {
   DimensionMap maps_[max_dimensions]{};
   Distribution distributions_[max_dimensions]{};
   int team_[max_dimensions]{};
+  Permutation placement_;
 };
 
 }  // namespace detail
