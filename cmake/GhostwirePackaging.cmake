@@ -34,3 +34,13 @@ endforeach()
 file(RELATIVE_PATH GW_PC_PREFIX_FROM_PCDIR "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 configure_file(cmake/ghostwire.pc.in ${PROJECT_BINARY_DIR}/ghostwire.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/ghostwire.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# pkg-config for Fortran programs: ghostwire-fortran (the module directory and libghostwire_fortran).
+if(GHOSTWIRE_BUILD_FORTRAN)
+  set(GW_PC_FORTRAN_LIBS "")
+  foreach(lib IN LISTS MPI_Fortran_LIBRARIES)
+    string(APPEND GW_PC_FORTRAN_LIBS " ${lib}")
+  endforeach()
+  configure_file(cmake/ghostwire-fortran.pc.in ${PROJECT_BINARY_DIR}/ghostwire-fortran.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/ghostwire-fortran.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()

@@ -32,9 +32,13 @@ typedef uint32_t gw_notification_t;
 const char* gw_error_name(int code);
 /* Full message of the last failed call on this thread ("" if none). */
 const char* gw_last_error_message(void);
+/* For language bindings: makes `message` the last error message of this thread and returns code. */
+int gw_report_error(int code, const char* message);
 
 /* World: initialises MPI if needed (then finalised by gw_world_destroy). */
 int gw_world_create(MPI_Comm comm, gw_world_t* world);
+/* The same from a Fortran communicator handle (MPI must be initialised: the handle needs it). */
+int gw_world_create_fortran(MPI_Fint comm, gw_world_t* world);
 int gw_world_destroy(gw_world_t* world);
 int gw_world_rank(gw_world_t world, int* rank);
 int gw_world_size(gw_world_t world, int* size);
@@ -46,6 +50,7 @@ int gw_world_node_size(gw_world_t world, int* node_size);
 int gw_world_node_ranks(gw_world_t world, int* ranks);
 int gw_world_node_of(gw_world_t world, int rank, int* node);
 int gw_world_comm(gw_world_t world, MPI_Comm* comm);
+int gw_world_comm_fortran(gw_world_t world, MPI_Fint* comm);
 int gw_world_barrier(gw_world_t world);
 /* Element-wise reduction over all ranks, in place (see collective.hpp): the same bits on every rank. */
 enum { GW_SUM = 0, GW_MIN = 1, GW_MAX = 2 };
