@@ -783,7 +783,7 @@ contains
     integer, intent(out), optional :: ierr
     call check(c_notify(int(target, c_int), segment%ptr, int(id, c_int32_t), int(value, c_int32_t)), ierr)
   end subroutine
-  ! value = 0 when notification `id` is not set.
+  ! The value of notification `id`, reset to 0; value = 0 when it is not set.
   subroutine gw_notify_test(segment, id, value, ierr)
     type(gw_segment), intent(in) :: segment
     integer, intent(in) :: id
@@ -791,6 +791,7 @@ contains
     integer, intent(out), optional :: ierr
     call check(c_notify_test(segment%ptr, int(id, c_int32_t), value), ierr)
   end subroutine
+  ! Waits until notification `id` is set: its value, reset to 0.
   subroutine gw_notify_wait(segment, id, value, ierr)
     type(gw_segment), intent(in) :: segment
     integer, intent(in) :: id
@@ -798,7 +799,7 @@ contains
     integer, intent(out), optional :: ierr
     call check(c_notify_wait(segment%ptr, int(id, c_int32_t), value), ierr)
   end subroutine
-  ! Waits for any of notifications first .. first+count-1: its id and value.
+  ! Waits for any of notifications first .. first+count-1: its id and value (reset to 0).
   subroutine gw_notify_waitsome(segment, first, count, id, value, ierr)
     type(gw_segment), intent(in) :: segment
     integer, intent(in) :: first, count
