@@ -8,6 +8,8 @@ install(TARGETS ghostwire EXPORT ghostwireTargets
 install(DIRECTORY include/ghostwire DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT ghostwireTargets NAMESPACE ghostwire::
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ghostwire)
+# For a project without C and C++ (Fortran only): the MPI libraries the C++ library needs.
+set(GW_CONFIG_MPI_CXX_LIBRARIES "${MPI_CXX_LIBRARIES};${MPI_C_LIBRARIES}")
 configure_package_config_file(cmake/ghostwireConfig.cmake.in
   ${PROJECT_BINARY_DIR}/ghostwireConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ghostwire)
