@@ -450,14 +450,6 @@ contains
     if (to_file) write(out_unit, '(a)') text
   end subroutine
 
-  function itoa(value) result(text)
-    integer, intent(in) :: value
-    character(len=:), allocatable :: text
-    character(len=16) :: buffer
-    write(buffer, '(i0)') value
-    text = trim(buffer)
-  end function
-
   function triple(v) result(text)
     integer, intent(in) :: v(3)
     character(len=:), allocatable :: text

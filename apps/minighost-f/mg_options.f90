@@ -4,7 +4,7 @@ module mg_options
   use mpi_f08
   implicit none
   private
-  public :: options, parse_options, usage_error, stencil_name, comm_method_name, is_3d, is_full
+  public :: options, parse_options, usage_error, itoa, stencil_name, comm_method_name, is_3d, is_full
 
   type, public :: options
     integer :: scaling = 2, nx = 100, ny = 100, nz = 100, num_vars = 5, num_spikes = 1, num_tsteps = 100

@@ -7,17 +7,9 @@
 
 #include "ghostwire/ghostwire.h"
 
-static int failures = 0;
-#define CHECK(cond, ...)                             \
-  do {                                               \
-    if (!(cond)) {                                   \
-      fprintf(stderr, "grid_c_test:%d: ", __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                  \
-      fprintf(stderr, "\n");                         \
-      ++failures;                                    \
-    }                                                \
-  } while (0)
-#define OK(call) CHECK((call) == GW_SUCCESS, "%s: %s", #call, gw_last_error_message())
+#define C_CHECK_NAME "grid_c_test"
+#include "c_check.h"
+
 
 static const double sentinel = -7;
 
