@@ -55,7 +55,7 @@ module ghostwire
   public :: gw_error_message
   public :: gw_world_init, gw_world_free, gw_world_rank, gw_world_size, gw_world_node, gw_world_node_count, &
             gw_world_node_rank, gw_world_node_size, gw_world_comm, gw_world_barrier, gw_world_progress
-  public :: gw_allreduce, gw_allreduce_start, gw_reduction_wait
+  public :: gw_allreduce, gw_allreduce_start, gw_reduction_wait, gw_topo_cart_comm
   public :: gw_segment_create, gw_segment_free, gw_segment_size, gw_segment_allocate, gw_segment_array
   public :: gw_write_notify, gw_notify, gw_notify_test, gw_notify_wait, gw_notify_waitsome, gw_notify_reset
   public :: gw_plan_create, gw_plan_free, gw_plan_add_memory, gw_plan_add_box, gw_plan_add_indices, &
@@ -70,6 +70,12 @@ module ghostwire
     module procedure world_init_integer
 #ifdef GHOSTWIRE_HAVE_MPI_F08
     module procedure world_init_f08
+#endif
+  end interface
+  interface gw_topo_cart_comm
+    module procedure topo_cart_comm_integer
+#ifdef GHOSTWIRE_HAVE_MPI_F08
+    module procedure topo_cart_comm_f08
 #endif
   end interface
   interface gw_allreduce
@@ -449,6 +455,14 @@ module ghostwire
       integer(c_int), value :: messages
       type(c_ptr), intent(out) :: update
     end function
+    integer(c_int) function c_topo_cart_comm(comm, dimensions, extents, periodic, local, element, method, reordered, &
+                                             position) bind(c, name='gw_topo_cart_comm_fortran')
+      import :: c_int, c_char
+      integer(c_int), value :: comm, dimensions, element
+      integer(c_int), intent(in) :: extents(*), periodic(*), local(*)
+      character(kind=c_char), intent(in) :: method(*)
+      integer(c_int), intent(out) :: reordered, position
+    end function
     integer(c_int) function c_halo_update_start(update, handle) bind(c, name='gw_halo_update_start')
       import :: c_int, c_ptr
       type(c_ptr), value :: update
@@ -621,6 +635,60 @@ contains
     integer, intent(out), optional :: ierr
     call check(c_world_progress(world%ptr), ierr)
   end subroutine
+
+  ! ---- topology placement (docs/topology.md)
+
+  ! A communicator `reordered` (free it with MPI_Comm_free) whose rank p computes position p of a
+  ! process grid of `processes` (Fortran order, as gw_grid_create's `processes`) placed close in the
+  ! machine: neighbouring blocks of `local` cells (of `element_bytes`, default 8) share the deepest
+  ! level. method: 'hierarchical' (default), 'rank_order', 'dims_blocking', 'study', 'scotch'.
+  ! Collective over comm. Then gw_world_init(world, reordered) and gw_grid_create(..., processes=...).
+  subroutine topo_cart_comm_integer(comm, processes, local, reordered, periodic, method, element_bytes, position, ierr)
+    integer, intent(in) :: comm
+    integer, intent(in) :: processes(:), local(:)
+    integer, intent(out) :: reordered
+    logical, intent(in), optional :: periodic(:)
+    character(len=*), intent(in), optional :: method
+    integer, intent(in), optional :: element_bytes
+    integer, intent(out), optional :: position, ierr
+    integer(c_int) :: flags(size(processes)), bytes, mine
+    integer :: n
+    n = size(processes)
+    reordered = -1
+    if (.not. rank_ok('gw_topo_cart_comm', 'local', size(local), n, ierr)) return
+    flags = 0
+    if (present(periodic)) then
+      if (.not. rank_ok('gw_topo_cart_comm', 'periodic', size(periodic), n, ierr)) return
+      flags = merge(1, 0, periodic(n:1:-1))
+    end if
+    bytes = 8
+    if (present(element_bytes)) bytes = int(element_bytes, c_int)
+    call check(c_topo_cart_comm(int(comm, c_int), int(n, c_int), int(processes(n:1:-1), c_int), flags, &
+                                int(local(n:1:-1), c_int), bytes, method_name(method), reordered, mine), ierr)
+    if (present(position)) position = mine
+  end subroutine
+
+  function method_name(method) result(name)
+    character(len=*), intent(in), optional :: method
+    character(len=:, kind=c_char), allocatable :: name
+    name = 'hierarchical' // c_null_char
+    if (present(method)) name = trim(method) // c_null_char
+  end function
+
+#ifdef GHOSTWIRE_HAVE_MPI_F08
+  ! The same with mpi_f08's type(MPI_Comm).
+  subroutine topo_cart_comm_f08(comm, processes, local, reordered, periodic, method, element_bytes, position, ierr)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: processes(:), local(:)
+    type(MPI_Comm), intent(out) :: reordered
+    logical, intent(in), optional :: periodic(:)
+    character(len=*), intent(in), optional :: method
+    integer, intent(in), optional :: element_bytes
+    integer, intent(out), optional :: position, ierr
+    call topo_cart_comm_integer(comm%MPI_VAL, processes, local, reordered%MPI_VAL, periodic, method, element_bytes, &
+                                position, ierr)
+  end subroutine
+#endif
 
   ! ---- allreduce (real(8), in place; the same bits on every rank)
 

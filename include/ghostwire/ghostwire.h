@@ -182,6 +182,18 @@ int gw_halo_update_start(gw_halo_update_t update, gw_halo_handle_t* handle);
 int gw_halo_update_start_grid(gw_halo_update_t update, size_t grid, gw_halo_handle_t* handle);
 int gw_halo_update_describe(gw_halo_update_t update, char* text, size_t capacity);
 
+/* Topology placement (docs/topology.md): for a Cartesian process grid of `extents` positions
+ * (row-major, C order), blocks of `local` cells of `element_bytes` bytes with a 1-deep halo, and
+ * this machine (detected over `comm`, collective), *reordered is a new communicator (free it with
+ * MPI_Comm_free) in which rank p computes grid position p, placed by `method` ("hierarchical" when
+ * NULL; "rank_order", "dims_blocking", "study", "scotch"). *position (may be NULL) is this rank's
+ * position, its rank in *reordered. periodic: NULL or nonzero per periodic dimension. */
+int gw_topo_cart_comm(MPI_Comm comm, int dimensions, const int* extents, const int* periodic, const int* local,
+                      int element_bytes, const char* method, MPI_Comm* reordered, int* position);
+/* The same with Fortran communicator handles. */
+int gw_topo_cart_comm_fortran(MPI_Fint comm, int dimensions, const int* extents, const int* periodic, const int* local,
+                              int element_bytes, const char* method, MPI_Fint* reordered, int* position);
+
 #ifdef __cplusplus
 }
 #endif
