@@ -38,15 +38,16 @@ module mg_exchange
 contains
 
   ! block(3): cells per rank; coords(3): this rank's place; process(3): the process grid.
-  subroutine setup_exchange(x, o, block, coords, process, fields)
+  subroutine setup_exchange(x, o, variant, block, coords, process, fields)
     type(exchanger), intent(inout) :: x
     type(options), intent(in) :: o
+    character(len=*), intent(in) :: variant
     integer, intent(in) :: block(3), coords(3), process(3)
     type(field), intent(inout) :: fields(:)
     integer :: v
     x%num_vars = o%num_vars
     x%comm_method = o%comm_method
-    x%gw = o%variant == 'gw'
+    x%gw = variant == 'gw'
     if (x%gw) then
       call gw_world_init(x%world, MPI_COMM_WORLD)
       allocate(x%grids(o%num_vars))

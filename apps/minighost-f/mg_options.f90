@@ -10,8 +10,9 @@ module mg_options
     integer :: scaling = 2, nx = 100, ny = 100, nz = 100, num_vars = 5, num_spikes = 1, num_tsteps = 100
     integer :: stencil = 21, comm_method = 10, bc = 31, error_tol = 8, report_diffusion = 20
     integer :: percent_sum = 100, npx = 0, npy = 1, npz = 1, report_perf = 0, debug_grid = 0
-    integer :: checkpoint_method = 1, checkpoint_interval = 0, restart_cp_num = -2
+    integer :: checkpoint_method = 1, checkpoint_interval = 0, restart_cp_num = -2, rounds = 1
     character(len=:), allocatable :: variant, output, checkpoint_file, restart_file
+    character(len=8), allocatable :: variants(:)   ! --variant gw,mpi: side by side
     logical :: help = .false.
   end type
 
@@ -153,11 +154,13 @@ contains
       case ('--restart_file'); o%restart_file = value
       case ('--variant'); o%variant = value
       case ('--output'); o%output = value
+      case ('--rounds'); o%rounds = integer_value(rank, name, value)
       case default
         call usage_error(rank, "unknown option '" // arg // "' (gw-minighost-f --help lists the options)")
       end select
       i = i + 1
     end do
+    call split_variants(o, rank)
     call check(o, rank, ranks)
   end function
 
@@ -199,8 +202,31 @@ contains
       itoa(o%npy) // ' --npz ' // itoa(o%npz) // ': the process grid has ' // itoa(o%npx * o%npy * o%npz) // &
       ' ranks but the job has ' // itoa(ranks) // '; expected npx*npy*npz = ' // itoa(ranks) // &
       ' (npx defaults to the number of ranks, npy and npz to 1)')
-    if (o%variant /= 'gw' .and. o%variant /= 'mpi') call usage_error(rank, "--variant '" // o%variant // &
-      "': unknown variant; expected gw (the ghostwire module's grids) or mpi (plain MPI)")
+    if (o%rounds < 1 .or. int(o%rounds, 8) > int(o%num_spikes, 8) * o%num_tsteps) call usage_error(rank, '--rounds ' // &
+      itoa(o%rounds) // ': expected 1 to the number of time steps (num_spikes x num_tsteps = ' // &
+      itoa(o%num_spikes * o%num_tsteps) // ')')
+  end subroutine
+
+  ! "gw,mpi": names in order, each gw or mpi, none empty or twice.
+  subroutine split_variants(o, rank)
+    type(options), intent(inout) :: o
+    integer, intent(in) :: rank
+    character(len=:), allocatable :: rest, name
+    integer :: comma
+    allocate(o%variants(0))
+    rest = o%variant
+    do
+      comma = index(rest, ',')
+      if (comma == 0) comma = len(rest) + 1
+      name = rest(1:comma - 1)
+      if (name /= 'gw' .and. name /= 'mpi') call usage_error(rank, "--variant '" // o%variant // "': variant '" // &
+        name // "' is unknown; expected gw (the ghostwire module's grids) or mpi (plain MPI), or both: gw,mpi")
+      if (any(o%variants == name)) call usage_error(rank, "--variant '" // o%variant // "': variant '" // name // &
+        "' is listed twice")
+      o%variants = [o%variants, name]
+      if (comma > len(rest)) exit
+      rest = rest(comma + 1:)
+    end do
   end subroutine
 
 end module mg_options
