@@ -508,6 +508,8 @@ contains
 
   subroutine summary()
     real(8) :: mine(4), low(4), avg(4), high(4), per_step, elements
+    real(8), allocatable :: everyone(:, :)
+    character(len=8), parameter :: phases(4) = ['total   ', 'exchange', 'compute ', 'check   ']
     integer :: var
     character(len=:), allocatable :: json, verdict
     per_step = max(s%steps_done, 1)
@@ -516,6 +518,9 @@ contains
     call MPI_Reduce(mine, high, 4, MPI_DOUBLE_PRECISION, MPI_MAX, 0, MPI_COMM_WORLD)
     call MPI_Reduce(mine, avg, 4, MPI_DOUBLE_PRECISION, MPI_SUM, 0, MPI_COMM_WORLD)
     avg = avg / ranks
+    allocate(everyone(4, ranks))
+    if (o%report_perf >= 2) call MPI_Gather(mine, 4, MPI_DOUBLE_PRECISION, everyone, 4, MPI_DOUBLE_PRECISION, 0, &
+                                            MPI_COMM_WORLD)
     if (rank /= 0) return
     ! Side by side: the rounds' times (the slowest rank's, between barriers) over the steps.
     if (allocated(s%round_seconds)) high(1) = sum(s%round_seconds) / per_step
@@ -542,8 +547,20 @@ contains
       '    compute            ' // trim(e_format(avg(3), 4)) // ' s/step' // new_line('a') // &
       '    check              ' // trim(e_format(avg(4), 4)) // ' s/step' // new_line('a') // &
       '  conservation         ' // verdict // new_line('a'))
-    if (o%report_perf >= 1) call line('  per step, min / avg / max over ranks: total ' // trim(e_format(low(1), 4)) // &
-      ' / ' // trim(e_format(avg(1), 4)) // ' / ' // trim(e_format(high(1), 4)) // ' s')
+    if (o%report_perf >= 1) then
+      call line('  per step, min / avg / max over ranks:')
+      do var = 1, 4
+        call line('    ' // phases(var) // repeat(' ', 11) // trim(e_format(low(var), 4)) // ' / ' // &
+                  trim(e_format(avg(var), 4)) // ' / ' // trim(e_format(high(var), 4)) // ' s')
+      end do
+    end if
+    if (o%report_perf >= 2) then
+      do var = 1, ranks
+        call line('    rank ' // itoa(var - 1) // ': total ' // trim(e_format(everyone(1, var), 4)) // ' exchange ' // &
+                  trim(e_format(everyone(2, var), 4)) // ' compute ' // trim(e_format(everyone(3, var), 4)) // &
+                  ' check ' // trim(e_format(everyone(4, var), 4)) // ' s/step')
+      end do
+    end if
     json = '{"app":"minighost","language":"fortran","variant":"' // s%variant // '","ranks":' // itoa(ranks) // &
       ',"npx":' // itoa(process(1)) // ',"npy":' // itoa(process(2)) // ',"npz":' // itoa(process(3)) // &
       ',"stencil":' // itoa(o%stencil) // ',"stencil_name":"' // stencil_name(o%stencil) // '","comm_method":' // &
