@@ -86,8 +86,10 @@ module ghostwire
   end interface
 #include "ghostwire_typed_interfaces.inc"
 
-  ! The C API.
+  ! The C API. The functions that share a shape are expanded from the files in c_shapes by CMake
+  ! (bindings/fortran/CMakeLists.txt lists them).
   interface
+#include "ghostwire_c_functions.inc"
     function c_strlen(text) bind(c, name='strlen')
       import :: c_ptr, c_size_t
       type(c_ptr), value :: text
@@ -106,177 +108,6 @@ module ghostwire
       import :: c_int, c_ptr
       integer(c_int), value :: comm
       type(c_ptr), intent(out) :: world
-    end function
-    ! int f(handle*): destroy, wait.
-    integer(c_int) function c_world_destroy(handle) bind(c, name='gw_world_destroy')
-      import :: c_int, c_ptr
-      type(c_ptr), intent(inout) :: handle
-    end function
-    integer(c_int) function c_segment_destroy(handle) bind(c, name='gw_segment_destroy')
-      import :: c_int, c_ptr
-      type(c_ptr), intent(inout) :: handle
-    end function
-    integer(c_int) function c_reduction_wait(handle) bind(c, name='gw_reduction_wait')
-      import :: c_int, c_ptr
-      type(c_ptr), intent(inout) :: handle
-    end function
-    integer(c_int) function c_plan_destroy(handle) bind(c, name='gw_plan_destroy')
-      import :: c_int, c_ptr
-      type(c_ptr), intent(inout) :: handle
-    end function
-    integer(c_int) function c_grid_destroy(handle) bind(c, name='gw_grid_destroy')
-      import :: c_int, c_ptr
-      type(c_ptr), intent(inout) :: handle
-    end function
-    integer(c_int) function c_halo_wait(handle) bind(c, name='gw_halo_wait')
-      import :: c_int, c_ptr
-      type(c_ptr), intent(inout) :: handle
-    end function
-    integer(c_int) function c_halo_update_destroy(handle) bind(c, name='gw_halo_update_destroy')
-      import :: c_int, c_ptr
-      type(c_ptr), intent(inout) :: handle
-    end function
-    ! int f(world, int*): the world's getters.
-    integer(c_int) function c_world_rank(world, out) bind(c, name='gw_world_rank')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: world
-      integer(c_int), intent(out) :: out
-    end function
-    integer(c_int) function c_world_size(world, out) bind(c, name='gw_world_size')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: world
-      integer(c_int), intent(out) :: out
-    end function
-    integer(c_int) function c_world_node(world, out) bind(c, name='gw_world_node')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: world
-      integer(c_int), intent(out) :: out
-    end function
-    integer(c_int) function c_world_node_count(world, out) bind(c, name='gw_world_node_count')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: world
-      integer(c_int), intent(out) :: out
-    end function
-    integer(c_int) function c_world_node_rank(world, out) bind(c, name='gw_world_node_rank')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: world
-      integer(c_int), intent(out) :: out
-    end function
-    integer(c_int) function c_world_node_size(world, out) bind(c, name='gw_world_node_size')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: world
-      integer(c_int), intent(out) :: out
-    end function
-    integer(c_int) function c_world_comm_fortran(world, out) bind(c, name='gw_world_comm_fortran')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: world
-      integer(c_int), intent(out) :: out
-    end function
-    ! int f(handle): collective or progress steps.
-    integer(c_int) function c_world_barrier(world) bind(c, name='gw_world_barrier')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: world
-    end function
-    integer(c_int) function c_world_progress(world) bind(c, name='gw_world_progress')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: world
-    end function
-    integer(c_int) function c_plan_commit(plan) bind(c, name='gw_plan_commit')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: plan
-    end function
-    integer(c_int) function c_plan_exchange(plan) bind(c, name='gw_plan_exchange')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: plan
-    end function
-    integer(c_int) function c_plan_start(plan) bind(c, name='gw_plan_start')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: plan
-    end function
-    integer(c_int) function c_plan_finish(plan) bind(c, name='gw_plan_finish')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: plan
-    end function
-    integer(c_int) function c_grid_update_halo(grid) bind(c, name='gw_grid_update_halo')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: grid
-    end function
-    integer(c_int) function c_halo_update_run(update) bind(c, name='gw_halo_update_run')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: update
-    end function
-    ! int f(plan, size_t channel): one channel.
-    integer(c_int) function c_plan_exchange_channel(plan, channel) bind(c, name='gw_plan_exchange_channel')
-      import :: c_int, c_ptr, c_size_t
-      type(c_ptr), value :: plan
-      integer(c_size_t), value :: channel
-    end function
-    integer(c_int) function c_plan_start_channel(plan, channel) bind(c, name='gw_plan_start_channel')
-      import :: c_int, c_ptr, c_size_t
-      type(c_ptr), value :: plan
-      integer(c_size_t), value :: channel
-    end function
-    integer(c_int) function c_plan_finish_channel(plan, channel) bind(c, name='gw_plan_finish_channel')
-      import :: c_int, c_ptr, c_size_t
-      type(c_ptr), value :: plan
-      integer(c_size_t), value :: channel
-    end function
-    integer(c_int) function c_halo_update_run_grid(update, grid) bind(c, name='gw_halo_update_run_grid')
-      import :: c_int, c_ptr, c_size_t
-      type(c_ptr), value :: update
-      integer(c_size_t), value :: grid
-    end function
-    ! int f(plan, size_t channel, int neighbour): one slot.
-    integer(c_int) function c_plan_send(plan, channel, neighbour) bind(c, name='gw_plan_send')
-      import :: c_int, c_ptr, c_size_t
-      type(c_ptr), value :: plan
-      integer(c_size_t), value :: channel
-      integer(c_int), value :: neighbour
-    end function
-    integer(c_int) function c_plan_wait_recv(plan, channel, neighbour) bind(c, name='gw_plan_wait_recv')
-      import :: c_int, c_ptr, c_size_t
-      type(c_ptr), value :: plan
-      integer(c_size_t), value :: channel
-      integer(c_int), value :: neighbour
-    end function
-    integer(c_int) function c_plan_wait_send(plan, channel, neighbour) bind(c, name='gw_plan_wait_send')
-      import :: c_int, c_ptr, c_size_t
-      type(c_ptr), value :: plan
-      integer(c_size_t), value :: channel
-      integer(c_int), value :: neighbour
-    end function
-    integer(c_int) function c_plan_test_recv(plan, channel, neighbour, done) bind(c, name='gw_plan_test_recv')
-      import :: c_int, c_ptr, c_size_t
-      type(c_ptr), value :: plan
-      integer(c_size_t), value :: channel
-      integer(c_int), value :: neighbour
-      integer(c_int), intent(out) :: done
-    end function
-    integer(c_int) function c_plan_test_send(plan, channel, neighbour, done) bind(c, name='gw_plan_test_send')
-      import :: c_int, c_ptr, c_size_t
-      type(c_ptr), value :: plan
-      integer(c_size_t), value :: channel
-      integer(c_int), value :: neighbour
-      integer(c_int), intent(out) :: done
-    end function
-    ! int f(handle, char*, size_t): descriptions.
-    integer(c_int) function c_plan_describe(plan, text, capacity) bind(c, name='gw_plan_describe')
-      import :: c_int, c_ptr, c_size_t, c_char
-      type(c_ptr), value :: plan
-      character(kind=c_char), intent(out) :: text(*)
-      integer(c_size_t), value :: capacity
-    end function
-    integer(c_int) function c_grid_describe(grid, text, capacity) bind(c, name='gw_grid_describe')
-      import :: c_int, c_ptr, c_size_t, c_char
-      type(c_ptr), value :: grid
-      character(kind=c_char), intent(out) :: text(*)
-      integer(c_size_t), value :: capacity
-    end function
-    integer(c_int) function c_halo_update_describe(update, text, capacity) bind(c, name='gw_halo_update_describe')
-      import :: c_int, c_ptr, c_size_t, c_char
-      type(c_ptr), value :: update
-      character(kind=c_char), intent(out) :: text(*)
-      integer(c_size_t), value :: capacity
     end function
     integer(c_int) function c_allreduce_double(world, values, count, op) bind(c, name='gw_allreduce_double')
       import :: c_int, c_ptr, c_size_t
@@ -297,11 +128,6 @@ module ghostwire
       type(c_ptr), value :: world
       integer(c_size_t), value :: bytes, notifications
       type(c_ptr), intent(out) :: segment
-    end function
-    integer(c_int) function c_segment_data(segment, data) bind(c, name='gw_segment_data')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: segment
-      type(c_ptr), intent(out) :: data
     end function
     integer(c_int) function c_segment_peer_data(segment, rank, data) bind(c, name='gw_segment_peer_data')
       import :: c_int, c_ptr
@@ -328,25 +154,6 @@ module ghostwire
       integer(c_int), value :: target
       type(c_ptr), value :: destination
       integer(c_int32_t), value :: id, value
-    end function
-    ! int f(segment, id, *value): the notification reads.
-    integer(c_int) function c_notify_test(segment, id, value) bind(c, name='gw_notify_test')
-      import :: c_int, c_ptr, c_int32_t
-      type(c_ptr), value :: segment
-      integer(c_int32_t), value :: id
-      integer(c_int32_t), intent(out) :: value
-    end function
-    integer(c_int) function c_notify_wait(segment, id, value) bind(c, name='gw_notify_wait')
-      import :: c_int, c_ptr, c_int32_t
-      type(c_ptr), value :: segment
-      integer(c_int32_t), value :: id
-      integer(c_int32_t), intent(out) :: value
-    end function
-    integer(c_int) function c_notify_reset(segment, id, value) bind(c, name='gw_notify_reset')
-      import :: c_int, c_ptr, c_int32_t
-      type(c_ptr), value :: segment
-      integer(c_int32_t), value :: id
-      integer(c_int32_t), intent(out) :: value
     end function
     integer(c_int) function c_notify_waitsome(segment, first, count, id, value) bind(c, name='gw_notify_waitsome')
       import :: c_int, c_ptr, c_int32_t, c_size_t
@@ -404,37 +211,6 @@ module ghostwire
       integer(c_int64_t), intent(in) :: extents(*), widths(*)
       integer(c_int), intent(in) :: periodic(*)
       type(c_ptr), intent(out) :: grid
-    end function
-    integer(c_int) function c_grid_data(grid, data) bind(c, name='gw_grid_data')
-      import :: c_int, c_ptr
-      type(c_ptr), value :: grid
-      type(c_ptr), intent(out) :: data
-    end function
-    ! int f(grid, int64_t*): the grid's geometry, C order.
-    integer(c_int) function c_grid_extents(grid, values) bind(c, name='gw_grid_extents')
-      import :: c_int, c_ptr, c_int64_t
-      type(c_ptr), value :: grid
-      integer(c_int64_t), intent(out) :: values(*)
-    end function
-    integer(c_int) function c_grid_local_extents(grid, values) bind(c, name='gw_grid_local_extents')
-      import :: c_int, c_ptr, c_int64_t
-      type(c_ptr), value :: grid
-      integer(c_int64_t), intent(out) :: values(*)
-    end function
-    integer(c_int) function c_grid_strides(grid, values) bind(c, name='gw_grid_strides')
-      import :: c_int, c_ptr, c_int64_t
-      type(c_ptr), value :: grid
-      integer(c_int64_t), intent(out) :: values(*)
-    end function
-    integer(c_int) function c_grid_offset(grid, values) bind(c, name='gw_grid_offset')
-      import :: c_int, c_ptr, c_int64_t
-      type(c_ptr), value :: grid
-      integer(c_int64_t), intent(out) :: values(*)
-    end function
-    integer(c_int) function c_grid_halo_widths(grid, values) bind(c, name='gw_grid_halo_widths')
-      import :: c_int, c_ptr, c_int64_t
-      type(c_ptr), value :: grid
-      integer(c_int64_t), intent(out) :: values(*)
     end function
     integer(c_int) function c_grid_process_grid(grid, ranks) bind(c, name='gw_grid_process_grid')
       import :: c_int, c_ptr
