@@ -8,6 +8,8 @@ install(TARGETS ghostwire EXPORT ghostwireTargets
 install(DIRECTORY include/ghostwire DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT ghostwireTargets NAMESPACE ghostwire::
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ghostwire)
+# For a project without C and C++ (Fortran only): the MPI libraries the C++ library needs.
+set(GW_CONFIG_MPI_CXX_LIBRARIES "${MPI_CXX_LIBRARIES};${MPI_C_LIBRARIES}")
 configure_package_config_file(cmake/ghostwireConfig.cmake.in
   ${PROJECT_BINARY_DIR}/ghostwireConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ghostwire)
@@ -34,3 +36,13 @@ endforeach()
 file(RELATIVE_PATH GW_PC_PREFIX_FROM_PCDIR "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 configure_file(cmake/ghostwire.pc.in ${PROJECT_BINARY_DIR}/ghostwire.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/ghostwire.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# pkg-config for Fortran programs: ghostwire-fortran (the module directory and libghostwire_fortran).
+if(GHOSTWIRE_BUILD_FORTRAN)
+  set(GW_PC_FORTRAN_LIBS "")
+  foreach(lib IN LISTS MPI_Fortran_LIBRARIES)
+    string(APPEND GW_PC_FORTRAN_LIBS " ${lib}")
+  endforeach()
+  configure_file(cmake/ghostwire-fortran.pc.in ${PROJECT_BINARY_DIR}/ghostwire-fortran.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/ghostwire-fortran.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()

@@ -32,9 +32,13 @@ typedef uint32_t gw_notification_t;
 const char* gw_error_name(int code);
 /* Full message of the last failed call on this thread ("" if none). */
 const char* gw_last_error_message(void);
+/* For language bindings: makes `message` the last error message of this thread and returns code. */
+int gw_report_error(int code, const char* message);
 
 /* World: initialises MPI if needed (then finalised by gw_world_destroy). */
 int gw_world_create(MPI_Comm comm, gw_world_t* world);
+/* The same from a Fortran communicator handle (MPI must be initialised: the handle needs it). */
+int gw_world_create_fortran(MPI_Fint comm, gw_world_t* world);
 int gw_world_destroy(gw_world_t* world);
 int gw_world_rank(gw_world_t world, int* rank);
 int gw_world_size(gw_world_t world, int* size);
@@ -46,6 +50,7 @@ int gw_world_node_size(gw_world_t world, int* node_size);
 int gw_world_node_ranks(gw_world_t world, int* ranks);
 int gw_world_node_of(gw_world_t world, int rank, int* node);
 int gw_world_comm(gw_world_t world, MPI_Comm* comm);
+int gw_world_comm_fortran(gw_world_t world, MPI_Fint* comm);
 int gw_world_barrier(gw_world_t world);
 /* Element-wise reduction over all ranks, in place (see collective.hpp): the same bits on every rank. */
 enum { GW_SUM = 0, GW_MIN = 1, GW_MAX = 2 };
@@ -143,6 +148,67 @@ int gw_topo_map_cartesian(gw_world_t world, int ndims, const int* dims, const in
  * of rank rank_of_position[p] in comm, so that output and reductions in its rank order go by
  * position. */
 int gw_topo_reordered_comm(MPI_Comm comm, const int* rank_of_position, MPI_Comm* reordered);
+
+/* Distributed grids (see dist/grid.hpp): an N-d array (1 to 3 dimensions) of double, float, int32 or
+ * int64 in blocks over the world's ranks, each block with ghost cells around it. Every array argument
+ * is in C order: dimension 0 slowest, dimension dimensions-1 fastest (stride 1). Creating and
+ * destroying a grid is collective; so is every halo update, in the same order on every rank. */
+typedef struct gw_grid* gw_grid_t;
+typedef struct gw_halo_update* gw_halo_update_t;
+typedef struct gw_halo_handle* gw_halo_handle_t;
+enum { GW_DOUBLE = 0, GW_FLOAT = 1, GW_INT32 = 2, GW_INT64 = 3 };
+enum { GW_STENCIL_FACES = 0, GW_STENCIL_FULL = 1 };
+enum { GW_PER_NEIGHBOUR = 0, GW_PER_VARIABLE = 1 };
+/* extents: global cells per dimension. process_grid: ranks per dimension (product = world size),
+ * NULL for the arrangement with the fewest ghost cells. halo_widths: ghost layers on each side
+ * (NULL: none). periodic: nonzero for a periodic dimension (NULL: none). stencil: GW_STENCIL_FACES
+ * (faces only) or GW_STENCIL_FULL (faces, edges and corners). */
+int gw_grid_create(gw_world_t world, int type, int dimensions, const int64_t* extents, const int* process_grid,
+                   const int64_t* halo_widths, const int* periodic, int stencil, gw_grid_t* grid);
+int gw_grid_destroy(gw_grid_t* grid);
+int gw_grid_type(gw_grid_t grid, int* type);
+int gw_grid_dimensions(gw_grid_t grid, int* dimensions);
+/* Local cell (0, ..., 0); local index d runs over [-halo_width[d], local_extent[d] + halo_width[d]).
+ * Cell (i0, i1, i2) is data[i0*strides[0] + i1*strides[1] + i2*strides[2]]; the last stride is 1. */
+int gw_grid_data(gw_grid_t grid, void** data);
+/* Each writes `dimensions` values. */
+int gw_grid_extents(gw_grid_t grid, int64_t* extents);             /* global cells */
+int gw_grid_local_extents(gw_grid_t grid, int64_t* extents);       /* owned cells of this rank */
+int gw_grid_strides(gw_grid_t grid, int64_t* strides);             /* in elements */
+int gw_grid_offset(gw_grid_t grid, int64_t* offset);               /* global coordinates of local 0 */
+int gw_grid_halo_widths(gw_grid_t grid, int64_t* widths);
+int gw_grid_process_grid(gw_grid_t grid, int* ranks);              /* ranks per dimension */
+int gw_grid_update_halo(gw_grid_t grid);
+/* The split form: start, compute on cells that need no ghost, gw_halo_wait (frees the handle,
+ * *handle = NULL). Between the two this rank must not write the owned cells its neighbours read nor
+ * read its ghost cells. */
+int gw_grid_update_halo_start(gw_grid_t grid, gw_halo_handle_t* handle);
+int gw_halo_wait(gw_halo_handle_t* handle);
+int gw_grid_describe(gw_grid_t grid, char* text, size_t capacity);
+/* One update of several grids of the same pattern (HaloUpdate). depth_low, depth_high: NULL (every
+ * grid's whole halo) or count x 3 values, row g for grid g, its first `dimensions` values used; a row
+ * whose first value is negative means that grid's whole halo. messages: GW_PER_NEIGHBOUR or
+ * GW_PER_VARIABLE (then a grid can also be updated alone). */
+int gw_halo_update_create(const gw_grid_t* grids, size_t count, const int64_t* depth_low, const int64_t* depth_high,
+                          int messages, gw_halo_update_t* update);
+int gw_halo_update_destroy(gw_halo_update_t* update);
+int gw_halo_update_run(gw_halo_update_t update);
+int gw_halo_update_run_grid(gw_halo_update_t update, size_t grid);
+int gw_halo_update_start(gw_halo_update_t update, gw_halo_handle_t* handle);
+int gw_halo_update_start_grid(gw_halo_update_t update, size_t grid, gw_halo_handle_t* handle);
+int gw_halo_update_describe(gw_halo_update_t update, char* text, size_t capacity);
+
+/* Topology placement (docs/topology.md): for a Cartesian process grid of `extents` positions
+ * (row-major, C order), blocks of `local` cells of `element_bytes` bytes with a 1-deep halo, and
+ * this machine (detected over `comm`, collective), *reordered is a new communicator (free it with
+ * MPI_Comm_free) in which rank p computes grid position p, placed by `method` ("hierarchical" when
+ * NULL; "rank_order", "dims_blocking", "study", "scotch"). *position (may be NULL) is this rank's
+ * position, its rank in *reordered. periodic: NULL or nonzero per periodic dimension. */
+int gw_topo_cart_comm(MPI_Comm comm, int dimensions, const int* extents, const int* periodic, const int* local,
+                      int element_bytes, const char* method, MPI_Comm* reordered, int* position);
+/* The same with Fortran communicator handles. */
+int gw_topo_cart_comm_fortran(MPI_Fint comm, int dimensions, const int* extents, const int* periodic, const int* local,
+                              int element_bytes, const char* method, MPI_Fint* reordered, int* position);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,8 @@
 // Turns C++ exceptions into C error codes plus a thread-local message.
 #pragma once
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "ghostwire/error.hpp"
@@ -31,6 +33,15 @@ int guarded(Body&& body) noexcept {
 template <class Handle>
 void require(const Handle* pointer, const char* name) {
   if (pointer == nullptr) raise(Errc::invalid_argument, std::string(name) + " is NULL");
+}
+
+// Copies text into a caller's buffer of `capacity` bytes, truncated and NUL-terminated.
+inline void copy_text(const std::string& from, char* text, std::size_t capacity) {
+  require(text, "text");
+  if (capacity == 0) return;
+  std::size_t length = std::min(from.size(), capacity - 1);
+  std::memcpy(text, from.data(), length);
+  text[length] = '\0';
 }
 
 }  // namespace ghostwire::capi

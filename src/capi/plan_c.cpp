@@ -171,14 +171,7 @@ int gw_plan_finish_channel(gw_plan_t p, size_t channel) {
 }
 
 int gw_plan_describe(gw_plan_t p, char* text, size_t capacity) {
-  return guarded([&] {
-    require(text, "text");
-    if (capacity == 0) return;
-    std::string description = plan_of(p).describe();
-    std::size_t length = std::min(description.size(), capacity - 1);
-    std::memcpy(text, description.data(), length);
-    text[length] = '\0';
-  });
+  return guarded([&] { ghostwire::capi::copy_text(plan_of(p).describe(), text, capacity); });
 }
 
 int gw_plan_create_unstructured(gw_world_t world, gw_segment_t owned, size_t owned_offset_bytes, size_t owned_count,

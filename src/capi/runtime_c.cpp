@@ -34,6 +34,16 @@ int gw_world_create(MPI_Comm comm, gw_world_t* world) {
   });
 }
 
+int gw_world_create_fortran(MPI_Fint comm, gw_world_t* world) {
+  return guarded([&] {
+    require(world, "world");
+    int initialised = 0;
+    MPI_Initialized(&initialised);
+    if (!initialised) raise(Errc::state, "gw_world_create_fortran: MPI is not initialised; call MPI_Init first");
+    *world = new gw_world(MPI_Comm_f2c(comm));
+  });
+}
+
 int gw_world_destroy(gw_world_t* world) {
   return guarded([&] {
     require(world, "world");
@@ -81,6 +91,19 @@ int gw_world_comm(gw_world_t w, MPI_Comm* comm) {
     require(comm, "comm");
     *comm = w->world.comm();
   });
+}
+
+int gw_world_comm_fortran(gw_world_t w, MPI_Fint* comm) {
+  return guarded([&] {
+    require(w, "world");
+    require(comm, "comm");
+    *comm = MPI_Comm_c2f(w->world.comm());
+  });
+}
+
+int gw_report_error(int code, const char* message) {
+  ghostwire::capi::set_last_error(message ? message : "");
+  return code;
 }
 
 }  // extern "C"

@@ -5,17 +5,9 @@
 
 #include "ghostwire/ghostwire.h"
 
-static int failures = 0;
-#define CHECK(cond, ...)                             \
-  do {                                               \
-    if (!(cond)) {                                   \
-      fprintf(stderr, "plan_c_test:%d: ", __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                  \
-      fprintf(stderr, "\n");                         \
-      ++failures;                                    \
-    }                                                \
-  } while (0)
-#define OK(call) CHECK((call) == GW_SUCCESS, "%s: %s", #call, gw_last_error_message())
+#define C_CHECK_NAME "plan_c_test"
+#include "c_check.h"
+
 
 enum { N = 10 }; /* owned cells; cell 0 and N+1 are ghosts */
 

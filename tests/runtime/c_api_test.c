@@ -4,16 +4,9 @@
 
 #include "ghostwire/ghostwire.h"
 
-static int failures = 0;
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    if (!(cond)) {                                         \
-      fprintf(stderr, "c_api_test:%d: ", __LINE__);       \
-      fprintf(stderr, __VA_ARGS__);                        \
-      fprintf(stderr, "\n");                               \
-      ++failures;                                          \
-    }                                                      \
-  } while (0)
+#define C_CHECK_NAME "c_api_test"
+#include "c_check.h"
+
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

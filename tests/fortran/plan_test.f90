@@ -1,0 +1,194 @@
+! Plans from Fortran: boxes (strided columns of an i-fastest array, 3-D boxes with other lower
+! bounds) and index lists (positions and subscripts) on a periodic ring of ranks, every way of
+! running an exchange, an unstructured plan, and misuse answered by the library's message.
+program plan_test
+  use mpi_f08
+  use ghostwire
+  use gw_test_support
+  implicit none
+  integer, parameter :: nx = 6, ny = 4
+  type(gw_world) :: world
+  integer :: rank, ranks, left, right
+
+  call MPI_Init()
+  call gw_world_init(world, MPI_COMM_WORLD)
+  call gw_world_rank(world, rank)
+  call gw_world_size(world, ranks)
+  right = modulo(rank + 1, ranks)
+  left = modulo(rank - 1, ranks)
+
+  call test_ring()
+  call test_unstructured()
+  call test_misuse()
+
+  call finish_test(world, 'plan_test')
+  call gw_world_free(world)
+  call MPI_Finalize()
+
+contains
+
+  ! The ring's neighbours, each once.
+  function neighbours() result(list)
+    integer, allocatable :: list(:)
+    list = [right]
+    if (left /= right) list = [right, left]
+  end function
+
+  ! u(i, j) of rank r holds global column r*nx + i and row j.
+  real(8) function cell_value(owner, i, j, round)
+    integer, intent(in) :: owner, i, j, round
+    cell_value = modulo(owner * nx + i - 1, ranks * nx) + 1 + 100 * j + 10000 * round
+  end function
+
+  integer function box_value(owner, i, j, k)
+    integer, intent(in) :: owner, i, j, k
+    box_value = owner * 1000 + i * 100 + j * 10 + k
+  end function
+
+  subroutine test_ring()
+    real(8), allocatable, target :: u(:, :)
+    integer, allocatable, target :: v(:, :, :), w(:, :, :)
+    type(gw_plan) :: plan
+    type(gw_region) :: ru, rv, rw
+    integer :: round, i, j, k, cells(2, ny), positions(ny), bad
+    logical :: done
+    character(len=:), allocatable :: text
+    allocate(u(0:nx + 1, 0:ny + 1), v(0:3, 0:4, 0:5), w(0:4, 0:3, 0:5))
+    call gw_plan_create(plan, world, neighbours(), 3)
+    call gw_plan_add_memory(plan, u, ru, lower=lbound(u))
+    call gw_plan_add_memory(plan, v, rv, lower=lbound(v))
+    call gw_plan_add_memory(plan, w, rw, lower=lbound(w))
+    ! Channel 0 travels right: column nx (strided) into the right neighbour's column 0.
+    call gw_plan_add_box(plan, GW_SEND, 0, right, ru, [nx, 1], [nx, ny])
+    call gw_plan_add_box(plan, GW_RECEIVE, 0, left, ru, [0, 1], [0, ny])
+    ! Channel 1 travels left: column 1 by subscripts into the left neighbour's column nx+1 by positions.
+    do j = 1, ny
+      cells(:, j) = [1, j]
+      positions(j) = (nx + 1) + j * (nx + 2) + 1
+    end do
+    call gw_plan_add_indices(plan, GW_SEND, 1, left, ru, cells)
+    call gw_plan_add_indices(plan, GW_RECEIVE, 1, right, ru, positions)
+    ! Channel 2 travels right: the 3-D box v(1:2, 2:4, 1:3) into w(2:3, 0:2, 2:4).
+    call gw_plan_add_box(plan, GW_SEND, 2, right, rv, [1, 2, 1], [2, 4, 3])
+    call gw_plan_add_box(plan, GW_RECEIVE, 2, left, rw, [2, 0, 2], [3, 2, 4])
+    call gw_plan_commit(plan)
+    call gw_plan_describe(plan, text)
+    call expect(index(text, 'node') > 0, 'plan describe: ' // text)
+
+    do k = 0, 5
+      do j = 0, 4
+        do i = 0, 3
+          v(i, j, k) = box_value(rank, i, j, k)
+        end do
+      end do
+    end do
+    do round = 1, 4
+      u = -7
+      w = -7
+      do j = 1, ny
+        do i = 1, nx
+          u(i, j) = cell_value(rank, i, j, round)
+        end do
+      end do
+      select case (round)
+      case (1)
+        call gw_plan_exchange(plan)
+      case (2)
+        call gw_plan_send(plan, 0, right)
+        call gw_plan_send(plan, 1, left)
+        call gw_plan_send(plan, 2, right)
+        done = .false.
+        do while (.not. done)
+          call gw_plan_test_recv(plan, 0, left, done)
+        end do
+        call gw_plan_wait_recv(plan, 1, right)
+        call gw_plan_wait_recv(plan, 2, left)
+        call gw_plan_wait_send(plan, 0, right)
+        call gw_plan_wait_send(plan, 1, left)
+        done = .false.
+        do while (.not. done)
+          call gw_plan_test_send(plan, 2, right, done)
+        end do
+      case (3)
+        call gw_plan_start(plan)
+        call gw_plan_finish(plan)
+      case (4)
+        call gw_plan_exchange(plan, 0)
+        call gw_plan_start(plan, 1)
+        call gw_plan_finish(plan, 1)
+        call gw_plan_exchange(plan, 2)
+      end select
+      bad = 0
+      do j = 1, ny
+        if (u(0, j) /= cell_value(left, nx, j, round)) bad = bad + 1
+        if (u(nx + 1, j) /= cell_value(right, 1, j, round)) bad = bad + 1
+        if (u(nx / 2, j) /= cell_value(rank, nx / 2, j, round)) bad = bad + 1
+      end do
+      call expect(all(u(:, 0) == -7) .and. all(u(:, ny + 1) == -7), 'rows 0 and ny+1 untouched')
+      call expect(bad == 0, 'ring: the ghost columns hold the neighbours'' columns')
+      bad = 0
+      do k = 0, 5
+        do j = 0, 3
+          do i = 0, 4
+            if (i >= 2 .and. i <= 3 .and. j <= 2 .and. k >= 2 .and. k <= 4) then
+              if (w(i, j, k) /= box_value(left, i - 1, j + 2, k - 1)) bad = bad + 1
+            else if (w(i, j, k) /= -7) then
+              bad = bad + 1
+            end if
+          end do
+        end do
+      end do
+      call expect(bad == 0, '3-D box: w(2:3, 0:2, 2:4) holds the left neighbour''s v(1:2, 2:4, 1:3)')
+      call gw_world_barrier(world)
+    end do
+    call gw_plan_free(plan)
+  end subroutine
+
+  ! Ghost g is element indices(g) of rank owners(g)'s owned array.
+  subroutine test_unstructured()
+    type(gw_segment) :: segment
+    type(gw_plan) :: plan
+    real(8), pointer :: owned(:)
+    real(8), allocatable, target :: ghosts(:)
+    integer :: k, owners(3), indices(3)
+    call gw_segment_allocate(segment, world, owned, [5])
+    do k = 1, 5
+      owned(k) = 100 * rank + k
+    end do
+    allocate(ghosts(3))
+    ghosts = -7
+    owners = [right, right, left]
+    indices = [5, 1, 3]
+    call gw_plan_unstructured(plan, world, segment, owned, ghosts, owners, indices)
+    call gw_plan_exchange(plan)
+    call expect(all(ghosts == [100 * right + 5, 100 * right + 1, 100 * left + 3]), 'unstructured ghosts')
+    call gw_plan_free(plan)
+    call gw_segment_free(segment)
+  end subroutine
+
+  subroutine test_misuse()
+    real(8), allocatable, target :: u(:, :)
+    type(gw_plan) :: plan
+    type(gw_region) :: ru
+    integer :: ierr
+    allocate(u(0:nx + 1, 0:ny + 1))
+    call gw_plan_create(plan, world, neighbours(), 1)
+    call gw_plan_add_memory(plan, u(1:nx:2, :), ru, ierr=ierr)
+    call expect_error(ierr, GW_ERR_INVALID_ARGUMENT, 'array is not contiguous', 'a strided section')
+    call gw_plan_add_memory(plan, u, ru, lower=[0], ierr=ierr)
+    call expect_error(ierr, GW_ERR_INVALID_ARGUMENT, 'lower has 1 value(s); expected 2', 'lower of the wrong size')
+    call gw_plan_add_memory(plan, u, ru, lower=lbound(u))
+    call gw_plan_add_box(plan, GW_SEND, 0, right, ru, [1, 1], [nx + 2, 1], ierr=ierr)
+    call expect_error(ierr, GW_ERR_OUT_OF_RANGE, 'outside the array''s bounds 0:7', 'a box beyond the array')
+    call gw_plan_add_indices(plan, GW_SEND, 0, right, ru, [1, 0], ierr=ierr)
+    call expect_error(ierr, GW_ERR_OUT_OF_RANGE, 'indices(2) = 0', 'an index below 1')
+    ! A mismatch: two elements sent, three expected.
+    call gw_plan_add_box(plan, GW_SEND, 0, right, ru, [1, 1], [2, 1])
+    call gw_plan_add_box(plan, GW_RECEIVE, 0, left, ru, [0, 1], [0, 3])
+    call gw_plan_commit(plan, ierr)
+    call expect(ierr == GW_ERR_MISMATCH .and. index(gw_error_message(), 'channel 0') > 0, &
+                'a plan mismatch: ' // gw_error_message())
+    call gw_plan_free(plan, ierr)
+  end subroutine
+
+end program plan_test
