@@ -135,7 +135,11 @@ void start_reduction(ReductionCall& call, World& world, std::span<T> values, Red
   call.type = type;
   call.done = call.count == 0;
   if (call.done) return;
-  if (w.node_size == 1 || call.bytes > ReductionArea::capacity_bytes) {
+  // Decided alike on every rank (a collective choice): with nodes of unequal sizes a rank alone on
+  // its node still takes the shared path as its node's first rank, or it would wait in a different
+  // collective from the other nodes' first ranks (3 ranks on 2 hosts deadlocked so).
+  const bool every_node_single = w.node_count == w.size;
+  if (every_node_single || call.bytes > ReductionArea::capacity_bytes) {
     if (blocking) {
       check_mpi(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(call.count), type, mpi_op(op), w.comm),
                 "MPI_Allreduce");
