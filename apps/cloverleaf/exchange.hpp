@@ -29,6 +29,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -52,7 +53,14 @@ class Exchange {
   // --sync global: called after every update_halo. A barrier of all ranks; a variant whose transport
   // needs serving while it waits may use its own (ghostwire's World::barrier).
   virtual void barrier() = 0;
+  // The timestep's global minimum: `all` (ranks x mine.size()) gets every rank's `mine`, in rank
+  // order, on every rank. Collective. A variant gathers with its own runtime, as it synchronises.
+  virtual void allgather(std::span<const double> mine, std::span<double> all) = 0;
 };
+
+// allgather on ghostwire's allreduce (shared memory inside a node, no MPI round trip): each rank
+// adds its values into its own slot of -0.0s. Exact: -0.0 + x == x bit for bit, for every x.
+void allgather_by_allreduce(ghostwire::World& world, std::span<const double> mine, std::span<double> all);
 
 using ExchangeFactory = std::unique_ptr<Exchange> (*)(const ExchangeSetup& setup);
 

@@ -4,6 +4,8 @@
 // orders them: the corner ghosts a neighbour sent are overwritten where the edge's mirror wants them).
 #pragma once
 
+#include <span>
+
 #include "chunk.hpp"
 #include "exchange.hpp"
 #include "fields.hpp"
@@ -20,6 +22,8 @@ class HaloUpdate {
       : chunk_(chunk), exchange_(exchange), sync_(sync), profile_(profile) {}
 
   void operator()(FieldMask fields, int depth);
+  // The exchange variant's allgather (Exchange::allgather), for the timestep's global minimum.
+  void allgather(std::span<const double> mine, std::span<double> all) { exchange_.allgather(mine, all); }
   long long calls() const { return calls_; }
 
  private:

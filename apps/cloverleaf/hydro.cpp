@@ -22,9 +22,11 @@ const FieldMask cell_advection_fields{Field::energy1, Field::density1, Field::vo
 const FieldMask mom_advection_fields{Field::density1, Field::energy1,     Field::xvel1,
                                      Field::yvel1,    Field::mass_flux_x, Field::mass_flux_y};
 
-// One rank's candidate for the step's limiting cell, as doubles for one MPI_Allgather.
+// One rank's candidate for the step's limiting cell, as doubles for one allgather.
 struct Candidate {
   double dt, x, y, j, k, control;
+  std::array<double, 6> values() const { return {dt, x, y, j, k, control}; }
+  static Candidate from(const double* v) { return {v[0], v[1], v[2], v[3], v[4], v[5]}; }
 };
 
 }  // namespace
@@ -130,18 +132,21 @@ void Simulation::timestep() {
     KernelTimer t(profile_, Kernel::timestep);
     limit = calc_dt(chunk_, deck_);
     // The global minimum, and with it the limiting cell: every rank's candidate, the first smallest
-    // wins (one collective, as the reference's MPI_Allreduce of dt).
+    // wins (one collective, as the reference's MPI_Allreduce of dt; the exchange variant's own).
     const Candidate mine{limit.dt,
                          limit.x,
                          limit.y,
                          static_cast<double>(chunk_.d.x_offset + limit.j + 1),
                          static_cast<double>(chunk_.d.y_offset + limit.k + 1),
                          static_cast<double>(static_cast<int>(limit.control))};
-    std::vector<Candidate> all(static_cast<std::size_t>(chunk_.d.ranks));
-    MPI_Allgather(&mine, 6, MPI_DOUBLE, all.data(), 6, MPI_DOUBLE, comm_);
+    const auto mine_values = mine.values();
+    std::vector<double> all(mine_values.size() * static_cast<std::size_t>(chunk_.d.ranks));
+    halo_.allgather(mine_values, all);
     Candidate best{g_big, 0, 0, 0, 0, 1};
-    for (const Candidate& c : all)
+    for (std::size_t r = 0; r < all.size(); r += mine_values.size()) {
+      const Candidate c = Candidate::from(&all[r]);
       if (c.dt < best.dt) best = c;
+    }
     dt_ = std::min({best.dt, dtold_ * deck_.dtrise, deck_.dtmax});
     limit = DtResult{dt_, static_cast<DtControl>(static_cast<int>(best.control)), static_cast<Index>(best.j),
                      static_cast<Index>(best.k), best.x, best.y};
