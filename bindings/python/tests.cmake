@@ -12,3 +12,33 @@ foreach(n IN ITEMS 2 4)
 endforeach()
 gw_add_mpi_test(NAME python.pytest.multihost.4 RANKS 4 PATH multihost TIMEOUT 300 LABELS python
                 ENV "${python_env}" COMMAND ${pytest})
+
+# The Python examples print the same checksums as the C++ and Fortran ones (examples/python).
+set(examples ${PROJECT_SOURCE_DIR}/examples/python)
+set(compare ${Python_EXECUTABLE} ${examples}/compare_checksums.py --launch ${GHOSTWIRE_LAUNCH}
+            --mpi ${GHOSTWIRE_MPI_FLAVOR} --interpreter ${Python_EXECUTABLE})
+set(example_cases)
+if(TARGET heat_jacobi)
+  list(APPEND example_cases "heat_jacobi|$<TARGET_FILE:heat_jacobi>,64,50|${examples}/heat_jacobi.py,64,50")
+endif()
+if(TARGET stencil3d)
+  list(APPEND example_cases "stencil3d|$<TARGET_FILE:stencil3d>,24,10|${examples}/stencil3d.py,24,10")
+endif()
+if(TARGET fortran_unstructured)
+  list(APPEND example_cases "unstructured|$<TARGET_FILE:fortran_unstructured>|${examples}/unstructured.py")
+endif()
+foreach(case IN LISTS example_cases)
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 reference)
+  list(GET parts 2 python)
+  string(REPLACE "," ";" reference "${reference}")
+  string(REPLACE "," ";" python "${python}")
+  foreach(n IN ITEMS 1 2 4)
+    add_test(NAME python.examples.${name}.${n}
+             COMMAND ${compare} -n ${n} --reference ${reference} --python ${python})
+    set_tests_properties(python.examples.${name}.${n} PROPERTIES LABELS "mpi;intra;python;examples" TIMEOUT 300
+                         PROCESSORS 2 ENVIRONMENT "GHOSTWIRE_TIMEOUT=120;${python_env}"
+                         PASS_REGULAR_EXPRESSION "compare_checksums: equal checksums")
+  endforeach()
+endforeach()

@@ -123,6 +123,8 @@ class PyGrid final : public Closable {
 // An update_halo_async() under way; wait() fills the ghost cells.
 class PyHaloHandle {
  public:
+  PyHaloHandle(const PyHaloHandle&) = delete;
+  PyHaloHandle& operator=(const PyHaloHandle&) = delete;
   PyHaloHandle(py::object grid, HaloHandle handle) : grid_(std::move(grid)), handle_(std::move(handle)) {
     grid_.cast<PyGrid&>().pending_++;
   }
@@ -183,7 +185,7 @@ views of the grid's memory (writes go to the grid).)")
           "update_halo_async",
           [](const py::object& self) {
             HaloHandle handle = self.cast<PyGrid&>().get().base().update_halo_async();
-            return PyHaloHandle(self, std::move(handle));
+            return std::make_unique<PyHaloHandle>(self, std::move(handle));
           },
           "Start filling the ghost cells; the handle's wait() finishes. Meanwhile do not write the owned "
           "cells within halo width of the block's faces nor read the ghost cells.")
