@@ -12,6 +12,10 @@ foreach(n IN ITEMS 2 4)
 endforeach()
 gw_add_mpi_test(NAME python.pytest.multihost.4 RANKS 4 PATH multihost TIMEOUT 300 LABELS python
                 ENV "${python_env}" COMMAND ${pytest})
+# A timed-out wait raises ghostwire.TimeoutError while the rank's other threads keep running.
+gw_add_mpi_test(NAME python.timeout.2 RANKS 2 PATH intra TIMEOUT 60 LABELS python
+                ENV "${python_env};GHOSTWIRE_TIMEOUT=2;GHOSTWIRE_ON_TIMEOUT=throw" PASS_REGEX "timeout_check: ok"
+                COMMAND ${Python_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tests/timeout_check.py)
 
 # The Python examples print the same checksums as the C++ and Fortran ones (examples/python).
 set(examples ${PROJECT_SOURCE_DIR}/examples/python)
