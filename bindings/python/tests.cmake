@@ -46,3 +46,11 @@ foreach(case IN LISTS example_cases)
                          PASS_REGULAR_EXPRESSION "compare_checksums: equal checksums")
   endforeach()
 endforeach()
+
+# The benchmark still runs (tiny sizes; it needs mpi4py, which Debian builds on Open MPI).
+execute_process(COMMAND ${Python_EXECUTABLE} -c "import mpi4py" RESULT_VARIABLE no_mpi4py OUTPUT_QUIET ERROR_QUIET)
+if(GHOSTWIRE_MPI_FLAVOR STREQUAL "openmpi" AND NOT no_mpi4py)
+  gw_add_mpi_test(NAME python.bench_halo.smoke.2 RANKS 2 PATH intra TIMEOUT 120 LABELS python bench
+                  ENV "${python_env}" PASS_REGEX "median us per update"
+                  COMMAND ${Python_EXECUTABLE} ${PROJECT_SOURCE_DIR}/bench/python/bench_halo.py --quick)
+endif()
