@@ -45,7 +45,8 @@ py::array require_array(const py::handle& array, Element element, const char* wh
 void bind_errors(py::module_& m);
 void bind_world(py::module_& m);
 void bind_grid(py::module_& m);
-void bind_plan(py::module_& m);
+void bind_plan(py::module_& m);  // binds UnstructuredPlan too
+void bind_unstructured_plan(py::module_& m);
 void bind_collective(py::module_& m);
 
 }  // namespace ghostwire::python

@@ -43,6 +43,11 @@ struct GridRequest {
   Placement placement = Placement::automatic;
 };
 
+// From Grid(world, shape, halo, dtype, periodic, stencil, placement)'s arguments; throws
+// Error(invalid_argument) naming the argument that is wrong.
+GridRequest request_of(const py::handle& shape, const py::handle& halo, const py::handle& dtype,
+                       const py::handle& periodic, const std::string& stencil, const std::string& placement);
+
 // Collective over `world`.
 std::unique_ptr<AnyGrid> make_grid(World& world, const GridRequest& request);
 
