@@ -1,0 +1,52 @@
+// What the binding's source files share: the objects that can be closed, the dtype names, the
+// checks of numpy arrays passed in, and one bind_* function per file.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstddef>
+#include <string>
+
+#include "ghostwire/error.hpp"
+
+namespace ghostwire::python {
+
+namespace py = pybind11;
+
+// A World, Grid or Plan: collective to destroy, so the module closes every one still open at
+// interpreter exit (before MPI is finalised), newest first, the same order on every rank.
+class Closable {
+ public:
+  Closable();
+  virtual ~Closable();
+  Closable(const Closable&) = delete;
+  Closable& operator=(const Closable&) = delete;
+  virtual void close() = 0;
+};
+void close_all();
+
+// The element types grids, plans and allreduce accept.
+enum class Element { float64, float32, int32, int64 };
+// numpy.float64, "float64", numpy.dtype(...): anything numpy.dtype() takes. Throws
+// Error(invalid_argument) naming the accepted types otherwise.
+Element element_of(const py::handle& dtype, const char* what);
+py::dtype dtype_of(Element element);
+const char* element_name(Element element);
+std::size_t element_size(Element element);
+
+// `array` must be a numpy array of `element`, C-contiguous and writeable: otherwise
+// Error(invalid_argument) naming `what`, what it is and what is expected.
+py::array require_array(const py::handle& array, Element element, const char* what);
+
+[[noreturn]] void invalid(const std::string& message);
+
+void bind_errors(py::module_& m);
+void bind_world(py::module_& m);
+void bind_grid(py::module_& m);
+void bind_plan(py::module_& m);  // binds UnstructuredPlan too
+void bind_unstructured_plan(py::module_& m);
+void bind_collective(py::module_& m);
+
+}  // namespace ghostwire::python

@@ -1,0 +1,135 @@
+// ghostwire.Plan(world, neighbours, channels): the general plan over numpy arrays. add_send and
+// add_receive take index lists into your own arrays (C-contiguous, kept alive by the plan), then
+// commit() and exchange() (docs/plans.md).
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common.hpp"
+#include "ghostwire/plan.hpp"
+#include "plan_calls.hpp"
+#include "world.hpp"
+
+namespace ghostwire::python {
+
+namespace {
+
+std::vector<std::size_t> index_list(const py::handle& indices, std::size_t limit, const char* what) {
+  std::vector<std::size_t> out;
+  for (const py::handle& item : py::iter(indices)) {
+    const long long i = item.cast<long long>();
+    if (i < 0 || static_cast<std::size_t>(i) >= limit)
+      throw Error(Errc::out_of_range, std::string(what) + ": index " + std::to_string(i) + " is outside 0.." +
+                                          std::to_string(static_cast<long long>(limit) - 1));
+    out.push_back(static_cast<std::size_t>(i));
+  }
+  return out;
+}
+
+}  // namespace
+
+class PyPlan final : public Closable {
+ public:
+  PyPlan(const py::object& world, const std::vector<int>& neighbours, std::size_t channels)
+      : world_(world), plan_(std::make_unique<Plan>(world_.get(), std::span<const int>(neighbours), channels)) {}
+  ~PyPlan() override {
+    try {
+      close();
+    } catch (...) {
+    }
+  }
+  void close() override {
+    if (!plan_) return;
+    plan_.reset();
+    arrays_.clear();
+    world_.drop();
+  }
+  Plan& get() const {
+    if (!plan_) throw Error(Errc::state, "Plan: used after close()");
+    return *plan_;
+  }
+  bool closed() const noexcept { return !plan_; }
+
+  void add(bool send, std::size_t channel, int neighbour, const py::object& array, const py::object& indices) {
+    Plan& plan = get();
+    const char* what = send ? "Plan.add_send: array" : "Plan.add_receive: array";
+    if (plan.committed()) throw Error(Errc::state, std::string(what) + ": the plan is committed already");
+    if (!py::isinstance<py::array>(array))
+      invalid(std::string(what) + ": expected a numpy array, got " + std::string(py::str(py::type::of(array))));
+    const Element element = element_of(py::reinterpret_borrow<py::array>(array).dtype(), what);
+    py::array checked = require_array(array, element, what);
+    std::vector<std::size_t> list = index_list(indices, static_cast<std::size_t>(checked.size()),
+                                               send ? "Plan.add_send: indices" : "Plan.add_receive: indices");
+    Region region = region_of(checked, element);
+    if (send)
+      plan.add_send(channel, neighbour, region, Layout::indices(std::move(list)));
+    else
+      plan.add_receive(channel, neighbour, region, Layout::indices(std::move(list)));
+  }
+
+ private:
+  // One region per array (by address), the array kept alive as long as the plan.
+  Region region_of(const py::array& array, Element element) {
+    auto* base = const_cast<void*>(array.data());
+    auto found = regions_.find(base);
+    if (found != regions_.end()) return found->second;
+    const std::size_t size = element_size(element);
+    Region region = plan_->add_memory(base, static_cast<std::size_t>(array.size()) * size + (array.size() ? 0 : size),
+                                      size);
+    regions_.emplace(base, region);
+    arrays_.push_back(array);
+    return region;
+  }
+
+  WorldUse world_;
+  std::unique_ptr<Plan> plan_;
+  std::unordered_map<void*, Region> regions_;
+  std::vector<py::array> arrays_;
+};
+
+void bind_plan(py::module_& m) {
+  bind_unstructured_plan(m);
+  py::class_<PyPlan>(m, "Plan", R"(A halo exchange built once and run many times, over index lists of numpy arrays.
+
+Plan(world, neighbours, channels=1); add_send(channel, neighbour, array, indices) and
+add_receive(...) for every message (both sides must agree on counts and dtypes); commit()
+(collective); then exchange() or start()/finish(), or send/wait_recv/wait_send per slot. Arrays
+must be C-contiguous; the plan keeps them alive and reads/writes them in place.)")
+      .def(py::init<const py::object&, const std::vector<int>&, std::size_t>(), py::arg("world"),
+           py::arg("neighbours"), py::arg("channels") = 1)
+      .def(
+          "add_send",
+          [](PyPlan& p, std::size_t c, int n, const py::object& a, const py::object& i) {
+            p.add(true, c, n, a, i);
+            return &p;
+          },
+          py::arg("channel"), py::arg("neighbour"), py::arg("array"), py::arg("indices"),
+          py::return_value_policy::reference)
+      .def(
+          "add_receive",
+          [](PyPlan& p, std::size_t c, int n, const py::object& a, const py::object& i) {
+            p.add(false, c, n, a, i);
+            return &p;
+          },
+          py::arg("channel"), py::arg("neighbour"), py::arg("array"), py::arg("indices"),
+          py::return_value_policy::reference)
+      .def("commit", [](PyPlan& p) { unlocked([&] { p.get().commit(); }); })
+      .def_property_readonly("committed", [](const PyPlan& p) { return p.get().committed(); })
+      .def("exchange", [](PyPlan& p) { unlocked([&] { p.get().exchange(); }); })
+      .def("start", [](PyPlan& p) { unlocked([&] { p.get().start(); }); })
+      .def("finish", [](PyPlan& p) { unlocked([&] { p.get().finish(); }); })
+      .def("send", [](PyPlan& p, std::size_t c, int n) { unlocked([&] { p.get().send(c, n); }); })
+      .def("wait_recv", [](PyPlan& p, std::size_t c, int n) { unlocked([&] { p.get().wait_recv(c, n); }); })
+      .def("wait_send", [](PyPlan& p, std::size_t c, int n) { unlocked([&] { p.get().wait_send(c, n); }); })
+      .def("test_recv", [](PyPlan& p, std::size_t c, int n) { return p.get().test_recv(c, n); })
+      .def("test_send", [](PyPlan& p, std::size_t c, int n) { return p.get().test_send(c, n); })
+      .def_property_readonly("neighbours", [](const PyPlan& p) { return p.get().neighbours(); })
+      .def("describe", [](const PyPlan& p) { return p.get().describe(); })
+      .def_property_readonly("closed", &PyPlan::closed)
+      .def("close", &PyPlan::close)
+      .def("__enter__", [](py::object self) { return self; })
+      .def("__exit__", [](PyPlan& p, const py::args&) { p.close(); });
+}
+
+}  // namespace ghostwire::python
