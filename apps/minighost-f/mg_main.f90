@@ -342,55 +342,83 @@ contains
   subroutine update(var)
     integer, intent(in) :: var
     real(8) :: t, outflow
-    integer :: m
     t = MPI_Wtime()
-    outflow = 0
-    do m = 1, size(flux_weights)
-      outflow = outflow + s%fields(var)%u(flux_cells(1, m), flux_cells(2, m), flux_cells(3, m)) * flux_weights(m)
-    end do
+    outflow = boundary_outflow(s%fields(var)%u, flux_cells, flux_weights)
     s%flux_out(var) = s%flux_out(var) + outflow / points
     s%updated_sums(var) = apply_stencil(s%fields(var)%u)
     s%updated_current(var) = .true.
     s%t_compute = s%t_compute + MPI_Wtime() - t
   end subroutine
 
+  ! The old values' share the update sends out of the grid: cell values times their points outside.
+  real(8) function boundary_outflow(u, cells, weights) result(outflow)
+    real(8), intent(in) :: u(0:, 0:, 0:)
+    integer, intent(in) :: cells(:, :), weights(:)
+    integer :: m
+    outflow = 0
+    do m = 1, size(weights)
+      outflow = outflow + u(cells(1, m), cells(2, m), cells(3, m)) * weights(m)
+    end do
+  end function
+
   ! Jacobi: the averages into work, then back; returns the sum of the new owned cells. The points are
   ! added in the reference's order and divided, so every value is the reference's bit for bit.
   real(8) function apply_stencil(u) result(total)
     real(8), intent(inout) :: u(0:, 0:, 0:)
-    real(8) :: columns(block(1))
+    total = stencil_sweep(u, work, o%stencil, block(1), block(2), block(3))
+  end function
+
+  ! The sweep with everything it touches as arguments: the program's own variables (work, block)
+  ! seen from inside would be memory any store might change, and gfortran then vectorises nothing.
+  real(8) function stencil_sweep(u, w, stencil, nx, ny, nz) result(total)
+    integer, intent(in) :: stencil, nx, ny, nz
+    real(8), intent(inout) :: u(0:, 0:, 0:)
+    real(8), contiguous, intent(out) :: w(:, :, :)
+    real(8) :: columns(nx)
     integer :: i, j, k
-    select case (o%stencil)
+    select case (stencil)
     case (21)
-      do k = 1, block(3)
-        do j = 1, block(2)
-          do i = 1, block(1)
-            work(i, j, k) = (u(i - 1, j, k) + u(i, j - 1, k) + u(i, j, k) + u(i, j + 1, k) + u(i + 1, j, k)) / 5d0
+      do k = 1, nz
+        do j = 1, ny
+          do i = 1, nx
+            w(i, j, k) = (u(i - 1, j, k) + u(i, j - 1, k) + u(i, j, k) + u(i, j + 1, k) + u(i + 1, j, k)) / 5d0
           end do
         end do
       end do
     case (22)
-      do k = 1, block(3)
-        do j = 1, block(2)
-          do i = 1, block(1)
-            work(i, j, k) = square(u, i, j, k) / 9d0
+      do k = 1, nz
+        do j = 1, ny
+          do i = 1, nx
+            w(i, j, k) = (u(i - 1, j - 1, k) + u(i - 1, j, k) + u(i - 1, j + 1, k) + &
+                          u(i, j - 1, k) + u(i, j, k) + u(i, j + 1, k) + &
+                          u(i + 1, j - 1, k) + u(i + 1, j, k) + u(i + 1, j + 1, k)) / 9d0
           end do
         end do
       end do
     case (23)
-      do k = 1, block(3)
-        do j = 1, block(2)
-          do i = 1, block(1)
-            work(i, j, k) = (u(i, j, k - 1) + u(i - 1, j, k) + u(i, j - 1, k) + u(i, j, k) + u(i, j + 1, k) + &
-                             u(i + 1, j, k) + u(i, j, k + 1)) / 7d0
+      do k = 1, nz
+        do j = 1, ny
+          do i = 1, nx
+            w(i, j, k) = (u(i, j, k - 1) + u(i - 1, j, k) + u(i, j - 1, k) + u(i, j, k) + u(i, j + 1, k) + &
+                          u(i + 1, j, k) + u(i, j, k + 1)) / 7d0
           end do
         end do
       end do
     case default
-      do k = 1, block(3)
-        do j = 1, block(2)
-          do i = 1, block(1)
-            work(i, j, k) = (square(u, i, j, k - 1) + square(u, i, j, k) + square(u, i, j, k + 1)) / 27d0
+      do k = 1, nz
+        do j = 1, ny
+          do i = 1, nx
+            ! (the 3x3 square of plane k-1, then k, then k+1, each summed in the reference's order; written
+            ! out because gfortran does not inline a function here, and a call per cell does not vectorise)
+            w(i, j, k) = ((u(i - 1, j - 1, k - 1) + u(i - 1, j, k - 1) + u(i - 1, j + 1, k - 1) + &
+                           u(i, j - 1, k - 1) + u(i, j, k - 1) + u(i, j + 1, k - 1) + &
+                           u(i + 1, j - 1, k - 1) + u(i + 1, j, k - 1) + u(i + 1, j + 1, k - 1)) + &
+                          (u(i - 1, j - 1, k) + u(i - 1, j, k) + u(i - 1, j + 1, k) + &
+                           u(i, j - 1, k) + u(i, j, k) + u(i, j + 1, k) + &
+                           u(i + 1, j - 1, k) + u(i + 1, j, k) + u(i + 1, j + 1, k)) + &
+                          (u(i - 1, j - 1, k + 1) + u(i - 1, j, k + 1) + u(i - 1, j + 1, k + 1) + &
+                           u(i, j - 1, k + 1) + u(i, j, k + 1) + u(i, j + 1, k + 1) + &
+                           u(i + 1, j - 1, k + 1) + u(i + 1, j, k + 1) + u(i + 1, j + 1, k + 1))) / 27d0
           end do
         end do
       end do
@@ -398,23 +426,15 @@ contains
     ! Back into u, summed per column i (independent sums over j and k: they vectorise, where one
     ! running sum of every cell would wait for each addition), then the columns in order.
     columns = 0
-    do k = 1, block(3)
-      do j = 1, block(2)
-        do i = 1, block(1)
-          u(i, j, k) = work(i, j, k)
-          columns(i) = columns(i) + work(i, j, k)
+    do k = 1, nz
+      do j = 1, ny
+        do i = 1, nx
+          u(i, j, k) = w(i, j, k)
+          columns(i) = columns(i) + w(i, j, k)
         end do
       end do
     end do
     total = sum(columns)
-  end function
-
-  ! The 3x3 square around (i, j) in plane k, in the reference's order.
-  pure real(8) function square(u, i, j, k)
-    real(8), intent(in) :: u(0:, 0:, 0:)
-    integer, intent(in) :: i, j, k
-    square = u(i - 1, j - 1, k) + u(i - 1, j, k) + u(i - 1, j + 1, k) + u(i, j - 1, k) + u(i, j, k) + &
-             u(i, j + 1, k) + u(i + 1, j - 1, k) + u(i + 1, j, k) + u(i + 1, j + 1, k)
   end function
 
   real(8) function interior_sum(var)
@@ -674,6 +694,7 @@ contains
       '(docs/minighost.md), with these variants:', &
       '  --variant gw     every variable a ghostwire grid, one halo update of all of them', &
       '  --variant mpi    plain MPI: packed faces, MPI_Irecv / MPI_Isend [default]', &
+      '  --variant gw,mpi --rounds R   both side by side in one job, taking turns in R rounds', &
       '  --scaling --nx --ny --nz --ndim --num_vars --num_spikes --num_tsteps --stencil (21-24)', &
       '  --comm_method (10 BSPMA, 11 SVAF) --bc --error_tol --report_diffusion --percent_sum', &
       '  --npx --npy --npz --npdim --report_perf --debug_grid --output FILE', &

@@ -9,6 +9,8 @@ second (cells per rank x ranks x variables / time per step).
     bench/minighost/run_minighost_bench.py --quick           a smoke test: 2 sizes, 1 run each
     bench/minighost/run_minighost_bench.py --launches emulated-2,multihost-2 --ndims 10,20,50
     bench/minighost/run_minighost_bench.py --report DIR      the table and plot of an earlier run again
+    bench/minighost/run_minighost_bench.py --fortran --variants gw,mpi --ndims 10,20,30,50
+                                                            also the Fortran app (gw-minighost-f), issue 18
 
 Every point is one mpirun of gw-minighost in its side-by-side mode (--variant gw,mpi,commfree
 --rounds R) per repeat: the three variants live in the same job and take turns, each doing its share
@@ -18,6 +20,12 @@ ratios: the variants of a round ran moments apart, so the VM's slow and fast spe
 up to 1.5x apart) cancel. Writes results/minighost-<timestamp>/ (or --out): minighost.jsonl
 (gw-minighost's JSON lines with the launch and repeat added), summary.txt, minighost.png and
 meta.json. Only a run on an otherwise idle machine means anything: the load average is recorded.
+
+With --fortran every point also runs gw-minighost-f (the Fortran app, variants gw and mpi side by
+side) in a job of its own right before or after the C++ job (the order alternates with the
+repeat); its variants appear as gw-f and mpi-f. Issue 18's goals: gw-f / mpi-f as issue 6's, and
+gw-f / gw at least 0.9 (the Fortran app within 10% of the C++ one), paired round by round across
+the two jobs of a repeat (seconds apart, not moments: a weaker pairing, said in the verdict).
 """
 from __future__ import annotations
 
@@ -36,6 +44,8 @@ from bench_common import APP_LAUNCHES as LAUNCHES  # noqa: E402
 import goals  # noqa: E402
 
 VARIANTS = ["gw", "mpi", "commfree"]
+FORTRAN_VARIANTS = ["gw", "mpi"]       # gw-minighost-f's; reported as gw-f and mpi-f
+TABLE_VARIANTS = VARIANTS + [f"{v}-f" for v in FORTRAN_VARIANTS]
 COMM_NAMES = {10: "BSPMA", 11: "SVAF"}
 # Issue 6: gw at least as fast as mpi everywhere, at least 1.3x faster for NDIM <= 20.
 def goal_speedup(ndim: int) -> float:
@@ -54,27 +64,49 @@ def time_steps(ndim: int, num_vars: int, ranks: int, seconds: float, rounds: int
     return max(2 * rounds, min(200000, int(seconds / per_step)))
 
 
-def run_one(launch: str, config: dict, opts, log, repeat: int) -> list[dict] | None:
+def run_one(launch: str, config: dict, opts, log, repeat: int, fortran: bool = False) -> list[dict] | None:
     """One job running every variant of a configuration side by side; their JSON records. The
     variants are set up in an order that rotates with the repeat: a job's first allocations can
     land in memory that makes strided copies a few percent slower (seen at NDIM 100 with 20
     variables: whichever variant was set up first lost 2-5%), so repeats give each variant the first
     place in turn."""
     path, ranks, _ = LAUNCHES[launch]
-    program = Path(opts.build_dir) / "apps" / "minighost" / "gw-minighost"
+    program = fortran_program(opts) if fortran else Path(opts.build_dir) / "apps" / "minighost" / "gw-minighost"
+    variants = opts.fortran_variants if fortran else opts.variant_list
     steps = time_steps(config["ndim"], config["vars"], ranks, opts.seconds, opts.rounds)
     command = launch_command(opts, launch) + [
-        "--", str(program), "--variant", ",".join(rotated(opts.variant_list, repeat)),
+        "--", str(program), "--variant", ",".join(rotated(variants, repeat)),
         "--rounds", str(min(opts.rounds, steps)), "--scaling", "2", "--ndim", str(config["ndim"]),
         "--num_vars", str(config["vars"]), "--comm_method", str(config["comm"]), "--stencil", str(opts.stencil),
         "--num_tsteps", str(steps), "--report_diffusion", "0"]
-    records = run_side_by_side(command, log, "minighost", len(opts.variant_list), f"{launch} {config}", opts.dry_run)
+    records = run_side_by_side(command, log, "minighost", len(variants), f"{launch} {config}", opts.dry_run)
     if records is None:
         return None
     for record in records:
         record.pop("final_interior_sums", None)
+        if fortran:
+            record["variant"] += "-f"
         record["launch"] = launch
         record["path"] = path
+    return records
+
+
+def fortran_program(opts) -> Path:
+    return Path(opts.build_dir) / "apps" / "minighost-f" / "gw-minighost-f"
+
+
+def run_point(launch: str, config: dict, opts, log, repeat: int) -> list[dict] | None:
+    """The C++ job of a point and, with --fortran, the Fortran one, in an order alternating with the
+    repeat; None if any failed."""
+    apps = [False, True] if opts.fortran else [False]
+    if repeat % 2:
+        apps.reverse()
+    records = []
+    for fortran in apps:
+        part = run_one(launch, config, opts, log, repeat, fortran)
+        if part is None:
+            return None
+        records += part
     return records
 
 
@@ -86,7 +118,7 @@ def run_matrix(opts, launches: list[str], configs: list[dict], out_dir: Path) ->
         for repeat in range(opts.repeats):
             for launch in launches:
                 for config in configs:
-                    records = run_one(launch, config, opts, log, repeat)
+                    records = run_point(launch, config, opts, log, repeat)
                     done += 1
                     if records is None:
                         if not opts.dry_run:
@@ -98,7 +130,7 @@ def run_matrix(opts, launches: list[str], configs: list[dict], out_dir: Path) ->
                     jsonl.flush()
                     by_variant = {r["variant"]: r for r in records}
                     ratio = paired_ratio(records, (launch, opts.stencil, config["vars"], config["comm"], config["ndim"]))
-                    rates = "  ".join(f"{v} {by_variant[v]['elements_per_s']:.3e}" for v in opts.variant_list)
+                    rates = "  ".join(f"{v} {r['elements_per_s']:.3e}" for v, r in by_variant.items())
                     print(f"[{done}/{total}] {launch} NDIM {config['ndim']:>3} vars {config['vars']:>2} "
                           f"{COMM_NAMES[config['comm']]:<5} elements/s: {rates}"
                           + (f"  gw/mpi {ratio:.2f}" if ratio else ""), flush=True)
@@ -158,10 +190,20 @@ def verdicts(records: list[dict]) -> list[goals.Verdict]:
             continue
         for stencil, num_vars, comm, n in sorted({k[1:5] for k in points if k[0] == launch}):
             rates = round_rates(records, (launch, stencil, num_vars, comm, n))
-            found.append(goals.judge(
-                "minighost", f"{launch} NDIM {n:>3}, {num_vars:>2} var, {COMM_NAMES.get(comm, comm)}", "gw / mpi",
-                goals.paired_ratios(rates.get("gw", {}), rates.get("mpi", {})), goal_speedup(n), at_least=True,
-                unit="paired rounds", headline=(n, num_vars, comm) in ((10, 20, 11), (50, 20, 10), (100, 1, 11))))
+            where = f"{launch} NDIM {n:>3}, {num_vars:>2} var, {COMM_NAMES.get(comm, comm)}"
+            if "gw" in rates and "mpi" in rates:
+                found.append(goals.judge(
+                    "minighost", where, "gw / mpi", goals.paired_ratios(rates["gw"], rates["mpi"]), goal_speedup(n),
+                    at_least=True, unit="paired rounds",
+                    headline=(n, num_vars, comm) in ((10, 20, 11), (50, 20, 10), (100, 1, 11))))
+            if "gw-f" in rates and "mpi-f" in rates:  # issue 18: the Fortran app
+                found.append(goals.judge(
+                    "minighost-f", where, "gw-f / mpi-f", goals.paired_ratios(rates["gw-f"], rates["mpi-f"]),
+                    goal_speedup(n), at_least=True, unit="paired rounds"))
+            if "gw-f" in rates and "gw" in rates:
+                found.append(goals.judge(
+                    "minighost-f", where, "gw-f / gw (Fortran / C++)", goals.paired_ratios(rates["gw-f"], rates["gw"]),
+                    0.9, at_least=True, unit="rounds paired across 2 jobs"))
     return [v for v in found if v]
 
 
@@ -181,21 +223,22 @@ def summary(records: list[dict]) -> str:
             lines.append(f"{launch}, stencil {stencil}, {num_vars} variable(s), comm_method {comm} "
                          f"({COMM_NAMES.get(comm, '?')})")
             lines.append(f"{'NDIM':<14}" + "".join(f"{n:>10}" for n in ndims))
-            for variant in VARIANTS:
+            for variant in TABLE_VARIANTS:
                 cells = [points.get((launch, stencil, num_vars, comm, n, variant)) for n in ndims]
                 if any(c is not None for c in cells):
                     lines.append(f"{variant:<14}" + "".join(f"{c:>10.3e}" if c else f"{'-':>10}" for c in cells))
-            for title, bottom in (("gw / mpi", "mpi"), ("gw / commfree", "commfree"),
-                                  ("commfree / mpi", None)):
+            for top_name, bottom in (("gw", "mpi"), ("gw", "commfree"), ("commfree", "mpi"), ("gw-f", "mpi-f"),
+                                     ("gw-f", "gw")):
                 row = []
                 for n in ndims:
-                    top = points.get((launch, stencil, num_vars, comm, n, "gw" if bottom else "commfree"))
-                    under = points.get((launch, stencil, num_vars, comm, n, bottom or "mpi"))
+                    top = points.get((launch, stencil, num_vars, comm, n, top_name))
+                    under = points.get((launch, stencil, num_vars, comm, n, bottom))
                     row.append(f"{top / under:>10.2f}" if top and under else f"{'-':>10}")
-                lines.append(f"{title:<14}" + "".join(row))
+                if any(cell.strip() != "-" for cell in row):
+                    lines.append(f"{top_name + ' / ' + bottom:<14}" + "".join(row))
     found = verdicts(records)
     if found:
-        lines += ["", f"Goals of issue 6 (one node; gw / mpi in speed, the median over the rounds of each round's "
+        lines += ["", f"Goals of issues 6 and 18 (one node; gw / mpi in speed, the median over the rounds of each round's "
                   f"ratio, with its ~95% interval): {goals.summary_line(found)}"]
         lines += [v.line() for v in found]
     return "\n".join(lines)
@@ -213,7 +256,7 @@ def plot(records: list[dict], out_dir: Path) -> Path | None:
     figure, axes = plt.subplots(len(launches), len(var_counts), figsize=(5.6 * len(var_counts), 4.0 * len(launches)),
                                 squeeze=False)
     styles = {10: "-", 11: "--"}
-    colors = {"gw": "C0", "mpi": "C1", "commfree": "C7"}
+    colors = {"gw": "C0", "mpi": "C1", "commfree": "C7", "gw-f": "C2", "mpi-f": "C3"}
     for row, launch in enumerate(launches):
         for col, num_vars in enumerate(var_counts):
             axis = axes[row][col]
@@ -262,6 +305,8 @@ def main() -> int:
     parser.add_argument("--stencil", type=int, default=23, choices=[21, 22, 23, 24], help="miniGhost stencil")
     parser.add_argument("--variants", default=",".join(VARIANTS), help="gw-minighost variants")
     parser.add_argument("--launches", default="intra-2,intra-4", help=f"comma separated, of: {', '.join(LAUNCHES)}")
+    parser.add_argument("--fortran", action="store_true",
+                        help="also run the Fortran app gw-minighost-f (variants gw,mpi) at every point (issue 18)")
     parser.add_argument("--rounds", type=int, default=15,
                         help="rounds in which the variants of a job take turns (the goals' statistic is over them)")
     add_driver_options(parser, "minighost", repeats=1, seconds=0.5,
@@ -285,10 +330,14 @@ def main() -> int:
         sys.exit(f"run_minighost_bench: --comm-methods takes 10 (BSPMA) and 11 (SVAF), got {opts.comm_methods!r}")
     configs = [{"ndim": n, "vars": v, "comm": c} for v in int_list(opts.vars, "--vars") for c in comms
                for n in int_list(opts.ndims, "--ndims")]
-    program = Path(opts.build_dir) / "apps" / "minighost" / "gw-minighost"
-    if not program.exists() and not opts.dry_run:
-        sys.exit(f"run_minighost_bench: {program} does not exist; build it first "
-                 f"(cmake --build {opts.build_dir} --target gw-minighost)")
+    opts.fortran_variants = [v for v in FORTRAN_VARIANTS if v in opts.variant_list] if opts.fortran else []
+    if opts.fortran and not opts.fortran_variants:
+        sys.exit("run_minighost_bench: --fortran needs gw or mpi among --variants")
+    programs = [Path(opts.build_dir) / "apps" / "minighost" / "gw-minighost"] + ([fortran_program(opts)] if opts.fortran else [])
+    for program in programs:
+        if not program.exists() and not opts.dry_run:
+            sys.exit(f"run_minighost_bench: {program} does not exist; build it first "
+                     f"(cmake --build {opts.build_dir} --target {program.name})")
 
     out_dir = results_dir(opts, "minighost")
     out_dir.mkdir(parents=True, exist_ok=True)
