@@ -7,6 +7,7 @@
 #include "mpi_check.hpp"
 #include "segment_state.hpp"
 #include "transport.hpp"
+#include "wait.hpp"
 
 namespace ghostwire {
 namespace {
@@ -14,10 +15,22 @@ namespace {
 using detail::check_mpi;
 
 // A collective check: every rank learns whether the value agrees everywhere, so all ranks throw
-// together instead of some hanging in the next collective.
-void require_same_everywhere(MPI_Comm comm, long value, const char* what) {
+// together instead of some hanging in the next collective. It is the constructor's first
+// collective and waits like every ghostwire wait: a rank that never creates the segment (it died,
+// or took another branch) ends the others with a diagnostic instead of a hang in MPI.
+void require_same_everywhere(detail::WorldState& w, long value, const char* what) {
   long bounds[2] = {value, -value};
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, bounds, 2, MPI_LONG, MPI_MAX, comm), "MPI_Allreduce");
+  MPI_Request request;
+  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, bounds, 2, MPI_LONG, MPI_MAX, w.comm, &request), "MPI_Iallreduce");
+  detail::wait_until(
+      w,
+      [&] {
+        int done = 0;
+        check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+        return done != 0;
+      },
+      [&] { return std::string("Segment: every rank to create segment ") + std::to_string(w.segments.size()) +
+                   " (checking " + what + "; did every rank call it?)"; });
   if (bounds[0] != -bounds[1])
     raise(Errc::mismatch, std::string("Segment: ") + what + " differs between ranks (from " +
                               std::to_string(-bounds[1]) + " to " + std::to_string(bounds[0]) +
@@ -34,8 +47,8 @@ Segment::Segment(World& world, std::size_t bytes, std::size_t notification_count
   s.world = &world;
   s.w = &w;
   s.id = static_cast<int>(w.segments.size());
-  require_same_everywhere(w.comm, s.id, "the segment id (segments must be created in the same order)");
-  require_same_everywhere(w.comm, static_cast<long>(notification_count), "notification_count");
+  require_same_everywhere(w, s.id, "the segment id (segments must be created in the same order)");
+  require_same_everywhere(w, static_cast<long>(notification_count), "notification_count");
   if (notification_count > (std::size_t{1} << 26))
     raise(Errc::invalid_argument, "Segment: notification_count " + std::to_string(notification_count) +
                                       " is larger than the limit of 67108864");
