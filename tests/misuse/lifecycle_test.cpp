@@ -26,6 +26,7 @@ namespace {
 bool print_catalogue = false;
 
 void expect_state(const char* call, const char* when, const std::function<void()>& body, const char* fragment) {
+  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
   SCOPED_TRACE(call);
   std::string message;
   try {
@@ -42,8 +43,8 @@ void expect_state(const char* call, const char* when, const std::function<void()
     if (const char* r = std::getenv("OMPI_COMM_WORLD_RANK")) rank = std::atoi(r);
     if (const char* r = std::getenv("PMI_RANK")) rank = std::atoi(r);
     if (rank == 0)
-      std::printf("| `%s` | %s | %s | %s | MisuseLifecycle |\n", call, when, ghostwire::errc_name(ghostwire::Errc::state),
-                  message.substr(0, 110).c_str());
+      std::printf("| `%s` | %s | `state` | %s | MisuseLifecycle.%s |\n", call, when, message.substr(0, 110).c_str(),
+                  test.c_str());
   }
 }
 

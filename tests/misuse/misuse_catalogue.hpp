@@ -29,6 +29,17 @@ inline void c_call(int code) {
   if (code != GW_SUCCESS) throw ghostwire::Error(static_cast<ghostwire::Errc>(code), gw_last_error_message());
 }
 
+// The Errc as the code spells it (the catalogue's column), e.g. "`out_of_range`".
+inline const char* errc_spelling(ghostwire::Errc code) {
+  switch (code) {
+    case ghostwire::Errc::invalid_argument: return "`invalid_argument`";
+    case ghostwire::Errc::out_of_range: return "`out_of_range`";
+    case ghostwire::Errc::mismatch: return "`mismatch`";
+    case ghostwire::Errc::state: return "`state`";
+    default: return ghostwire::errc_name(code);
+  }
+}
+
 inline std::string table_cell(std::string text) {
   for (char& c : text)
     if (c == '|') c = '/';
@@ -57,7 +68,7 @@ inline void check_table(const std::string& test, const std::vector<Case>& table)
     }
     EXPECT_TRUE(threw) << c.call << " with " << c.wrong << " did not throw";
     if (print)
-      std::printf("| `%s` | %s | %s | %s | %s |\n", c.call, c.wrong, ghostwire::errc_name(c.code),
+      std::printf("| `%s` | %s | %s | %s | %s |\n", c.call, c.wrong, errc_spelling(c.code),
                   table_cell(message).c_str(), test.c_str());
   }
 }

@@ -52,7 +52,7 @@ TEST(MisuseCatalogue, PlanFromTwoThreads) {
     if (gwtest::option("print-catalogue") == "1")
       std::printf("| `Plan::send` (any communicating call) | a second thread while another is inside the plan | %s | %s | "
                   "MisuseCatalogue.PlanFromTwoThreads |\n",
-                  errc_name(Errc::state), misuse::table_cell(message).c_str());
+                  misuse::errc_spelling(Errc::state), misuse::table_cell(message).c_str());
     plan.send(0, peer);  // the plan is whole: the exchange goes on
     plan.wait_send(0, peer);
   } else if (me == 1) {
