@@ -252,6 +252,15 @@ class Parser {
   void read_state(Deck& deck, const Token& keyword) {
     const int number = int_value(keyword);
     if (number < 1) fail(path_, keyword.line, "state " + std::to_string(number) + ": expected a state number >= 1");
+    // Each state stands on a line of its own and they are numbered without gaps, so a number above
+    // the deck's line count can never be valid; refusing it here keeps the state list from being
+    // sized by it (found by fuzz/cloverleaf_deck: 'state 32590054' asked for gigabytes).
+    if (static_cast<std::size_t>(number) > deck.text.size()) {
+      fail(path_, keyword.line,
+           "state " + std::to_string(number) + ": expected a state number from 1 to the number of states, but the " +
+               "deck has only " + std::to_string(deck.text.size()) + " lines; states are numbered 1, 2, 3, ... " +
+               "without gaps");
+    }
     if (deck.states.size() < static_cast<std::size_t>(number)) deck.states.resize(static_cast<std::size_t>(number));
     State& s = deck.states[static_cast<std::size_t>(number - 1)];
     if (s.number != 0) {

@@ -4,8 +4,6 @@
 
 namespace cloverleaf {
 
-const char* sync_name(Sync s) { return s == Sync::p2p ? "p2p" : "global"; }
-
 void HaloUpdate::operator()(FieldMask fields, int depth) {
   {
     KernelTimer t(profile_, Kernel::halo_exchange);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 
 #include "deck.hpp"
 #include "exchange.hpp"
@@ -29,16 +30,28 @@ std::vector<std::string> list_items(const std::string& option, const std::string
   }
 }
 
-// A whole number >= 1, or UsageError "option 'text': expected what".
-int positive_count(const std::string& option, const std::string& text, const char* what) {
+// A whole number from 1 to `largest`, or UsageError "option 'text': expected what >= 1" (or "at
+// most largest").
+int positive_count(const std::string& option, const std::string& text, const char* what,
+                   int largest = std::numeric_limits<int>::max()) {
   int n = 0;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
   if (error != std::errc() || end != text.data() + text.size() || n < 1)
     throw UsageError(option + " '" + text + "': expected " + what + " >= 1");
+  if (n > largest)
+    throw UsageError(option + " '" + text + "': expected " + what + " of at most " + std::to_string(largest));
   return n;
 }
 
+// Every round runs every (exchange, sync) combination from a fresh problem, and the job lists all
+// its runs up front: a larger count is a typing mistake (found by fuzz/cloverleaf_options, where
+// --rounds 368883685 asked for gigabytes of run list).
+constexpr int largest_rounds = 10000;
+
 }  // namespace
+
+// Here, beside the parser of --sync, so the two spellings stay together.
+const char* sync_name(Sync s) { return s == Sync::p2p ? "p2p" : "global"; }
 
 std::string usage_text() {
   std::string text =
@@ -104,7 +117,7 @@ Options parse_options(std::span<char* const> arguments) {
                            (s == list ? "" : " (in the list '" + list + "')"));
       }
     } else if (arg == "--rounds") {
-      o.rounds = positive_count(arg, value(), "a number of rounds");
+      o.rounds = positive_count(arg, value(), "a number of rounds", largest_rounds);
     } else if (arg == "--out") {
       o.out = value();
     } else if (arg == "--json") {

@@ -8,6 +8,7 @@
 #include "ghostwire/error.hpp"
 #include "ghostwire/ghostwire.h"
 #include "ghostwire/topo.hpp"
+#include "runtime/mpi_check.hpp"
 #include "runtime_handles.hpp"
 
 using namespace ghostwire;
@@ -41,6 +42,20 @@ int gw_topo_place_cartesian(gw_world_t w, int placement, int ndims, const int* d
     require(rank_of_position, "rank_of_position");
     if (ndims < 1 || ndims > 3)
       raise(Errc::invalid_argument, "ndims is " + std::to_string(ndims) + "; expected 1 to 3");
+    // The grid's positions are the world's ranks: say so in the caller's terms (dims), not the
+    // team's that place_team would report.
+    long long positions = 1;
+    std::string shape;
+    for (int d = 0; d < ndims; ++d) {
+      if (dims[d] < 1)
+        raise(Errc::invalid_argument, "dims[" + std::to_string(d) + "] is " + std::to_string(dims[d]) + "; expected >= 1");
+      positions *= dims[d];
+      shape += (d ? " x " : "") + std::to_string(dims[d]);
+    }
+    if (positions != w->world.size())
+      raise(Errc::invalid_argument, "dims " + shape + " give " + std::to_string(positions) +
+                                        " positions but the world has " + std::to_string(w->world.size()) +
+                                        " ranks; expected one position per rank");
     bool wraps[3] = {false, false, false};
     Index cells[3] = {0, 0, 0};
     for (int d = 0; d < ndims; ++d) {
@@ -60,6 +75,7 @@ int gw_topo_reordered_comm(MPI_Comm comm, const int* rank_of_position, MPI_Comm*
   return guarded([&] {
     require(rank_of_position, "rank_of_position");
     require(reordered, "reordered");
+    ghostwire::detail::require_mpi_running("gw_topo_reordered_comm");
     int size = 0;
     MPI_Comm_size(comm, &size);
     *reordered = topo::reordered_comm(comm, topo::Assignment(rank_of_position, rank_of_position + size));

@@ -209,6 +209,9 @@ void release_messages(PlanState& p) {
 }
 
 PlanState::~PlanState() {
+  // The user finalised MPI first: no request or communicator may be touched (the segment's own
+  // destructor skips its windows likewise).
+  if (mpi_finalized()) return;
   forget_pushes(*this);  // first: the waits below must not write into peers for a plan that is going
   release_messages(*this);
   if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);

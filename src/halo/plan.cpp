@@ -7,6 +7,7 @@
 
 #include "ghostwire/error.hpp"
 #include "plan_state.hpp"
+#include "runtime/mpi_check.hpp"
 #include "runtime/segment_state.hpp"
 #include "runtime/wait.hpp"
 #include "runtime/world_state.hpp"
@@ -290,17 +291,64 @@ void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, co
   }
 }
 
+// A moved-from Plan has no state: calling it is a use after destroy, an error rather than a crash.
+void require_state(const std::unique_ptr<PlanState>& state, const char* call) {
+  if (!state)
+    raise(Errc::state, std::string(call) + ": this Plan was moved from (its state went to the Plan it was moved "
+                                           "into); use that one");
+}
+
 }  // namespace
 }  // namespace detail
 
 using detail::PlanState;
 
+namespace {
+
+const char* thread_level_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    default: return "MPI_THREAD_MULTIPLE";
+  }
+}
+
+// Held for the length of one communicating call of a plan when MPI is below MPI_THREAD_MULTIPLE:
+// a second thread entering the same plan meanwhile gets Errc::state naming the plan and the call,
+// instead of racing on the plan's counters and MPI requests. One atomic exchange per call.
+class ExclusiveUse {
+ public:
+  ExclusiveUse(PlanState& p, const char* call) {
+    if (!p.single_thread_use) return;
+    if (p.in_use.exchange(true, std::memory_order_acquire))
+      raise(Errc::state, std::string(call) + ": plan " + std::to_string(p.id) +
+                             " is being used by another thread at the same time; MPI provides " +
+                             thread_level_name(p.w->thread_level) +
+                             ", so a plan may serve one thread at a time (initialise MPI with "
+                             "MPI_THREAD_MULTIPLE, or give each thread its own plan)");
+    held_ = &p;
+  }
+  ~ExclusiveUse() {
+    if (held_) held_->in_use.store(false, std::memory_order_release);
+  }
+  ExclusiveUse(const ExclusiveUse&) = delete;
+  ExclusiveUse& operator=(const ExclusiveUse&) = delete;
+
+ private:
+  PlanState* held_ = nullptr;
+};
+
+}  // namespace
+
 Plan::Plan(World& world, std::span<const int> neighbours, std::size_t channels)
     : state_(std::make_unique<PlanState>()) {
+  detail::require_mpi_running("Plan");
   PlanState& p = *state_;
   p.world = &world;
   p.w = &world.state();
   p.id = p.w->next_plan_id++;
+  p.single_thread_use = p.w->thread_level < MPI_THREAD_MULTIPLE;
   if (channels == 0) raise(Errc::invalid_argument, "Plan: channels is 0; a plan needs at least one channel");
   p.channels = channels;
   p.neighbour_index.assign(static_cast<std::size_t>(world.size()), -1);
@@ -326,6 +374,7 @@ Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;
 
 Region Plan::add_memory(Segment& segment, std::size_t element_size, std::size_t offset_bytes, std::size_t bytes) {
+  detail::require_state(state_, "Plan::add_memory");
   PlanState& p = *state_;
   if (element_size == 0) raise(Errc::invalid_argument, "Plan::add_memory: element_size is 0");
   if (offset_bytes > segment.size())
@@ -343,6 +392,7 @@ Region Plan::add_memory(Segment& segment, std::size_t element_size, std::size_t 
 }
 
 Region Plan::add_memory(void* base, std::size_t bytes, std::size_t element_size) {
+  detail::require_state(state_, "Plan::add_memory");
   PlanState& p = *state_;
   if (element_size == 0) raise(Errc::invalid_argument, "Plan::add_memory: element_size is 0");
   if (base == nullptr && bytes > 0) raise(Errc::invalid_argument, "Plan::add_memory: base is null");
@@ -379,16 +429,19 @@ static void add_piece(PlanState& p, std::vector<std::vector<detail::PieceSpec>>&
 }
 
 Plan& Plan::add_send(std::size_t channel, int neighbour, Region region, const Layout& layout) {
+  detail::require_state(state_, "Plan::add_send");
   add_piece(*state_, state_->send_pieces, channel, neighbour, region, layout, "Plan::add_send");
   return *this;
 }
 
 Plan& Plan::add_receive(std::size_t channel, int neighbour, Region region, const Layout& layout) {
+  detail::require_state(state_, "Plan::add_receive");
   add_piece(*state_, state_->receive_pieces, channel, neighbour, region, layout, "Plan::add_receive");
   return *this;
 }
 
 Plan& Plan::acknowledge_by_reply() {
+  detail::require_state(state_, "Plan::acknowledge_by_reply");
   if (state_->committed)
     raise(Errc::state, "Plan::acknowledge_by_reply: plan " + std::to_string(state_->id) +
                            " is already committed; choose how acknowledgements travel before commit()");
@@ -397,14 +450,18 @@ Plan& Plan::acknowledge_by_reply() {
 }
 
 void Plan::commit() {
+  detail::require_state(state_, "Plan::commit");
   if (state_->committed) raise(Errc::state, "Plan::commit: plan " + std::to_string(state_->id) + " is already committed");
+  detail::require_mpi_running("Plan::commit");
   detail::commit_plan(*state_);
 }
 
 bool Plan::committed() const noexcept { return state_->committed; }
 
 void Plan::send(std::size_t channel, int neighbour) {
+  detail::require_state(state_, "Plan::send");
   PlanState& p = *state_;
+  const ExclusiveUse exclusive(p, "Plan::send");
   detail::SendSlot& slot = detail::send_slot(p, channel, neighbour, "Plan::send");
   detail::progress_pushes(p);
   if (slot.deferred)
@@ -425,7 +482,9 @@ void Plan::send(std::size_t channel, int neighbour) {
 }
 
 bool Plan::test_recv(std::size_t channel, int neighbour) {
+  detail::require_state(state_, "Plan::test_recv");
   PlanState& p = *state_;
+  const ExclusiveUse exclusive(p, "Plan::test_recv");
   detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::test_recv");
   detail::prepare_receive(p, slot);
   if (slot.path == detail::SlotPath::inter && p.w->needs_progress) p.w->progress();  // (messages: MPI_Test progresses)
@@ -433,7 +492,9 @@ bool Plan::test_recv(std::size_t channel, int neighbour) {
 }
 
 void Plan::wait_recv(std::size_t channel, int neighbour) {
+  detail::require_state(state_, "Plan::wait_recv");
   PlanState& p = *state_;
+  const ExclusiveUse exclusive(p, "Plan::wait_recv");
   detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::wait_recv");
   detail::prepare_receive(p, slot);
   detail::wait_until(
@@ -442,14 +503,18 @@ void Plan::wait_recv(std::size_t channel, int neighbour) {
 }
 
 bool Plan::test_send(std::size_t channel, int neighbour) {
+  detail::require_state(state_, "Plan::test_send");
   PlanState& p = *state_;
+  const ExclusiveUse exclusive(p, "Plan::test_send");
   detail::SendSlot& slot = detail::send_slot(p, channel, neighbour, "Plan::test_send");
   detail::progress_pushes(p);
   return detail::acknowledged(p, slot);
 }
 
 void Plan::wait_send(std::size_t channel, int neighbour) {
+  detail::require_state(state_, "Plan::wait_send");
   PlanState& p = *state_;
+  const ExclusiveUse exclusive(p, "Plan::wait_send");
   detail::SendSlot& slot = detail::send_slot(p, channel, neighbour, "Plan::wait_send");
   detail::wait_until(
       *p.w, [&] { detail::progress_pushes(p); return detail::acknowledged(p, slot); },
@@ -457,12 +522,15 @@ void Plan::wait_send(std::size_t channel, int neighbour) {
 }
 
 const std::byte* Plan::view(std::size_t channel, int neighbour) const {
+  detail::require_state(state_, "Plan::view");
   PlanState& p = *state_;
   return detail::receive_slot(p, channel, neighbour, "Plan::view").view;
 }
 
 bool Plan::test_recv_in_place(std::size_t channel, int neighbour) {
+  detail::require_state(state_, "Plan::test_recv_in_place");
   PlanState& p = *state_;
+  const ExclusiveUse exclusive(p, "Plan::test_recv_in_place");
   detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::test_recv_in_place");
   if (slot.held)
     raise(Errc::state, "Plan::test_recv_in_place: " + p.slot_name(channel, neighbour) + " of plan " +
@@ -474,7 +542,9 @@ bool Plan::test_recv_in_place(std::size_t channel, int neighbour) {
 }
 
 void Plan::release(std::size_t channel, int neighbour) {
+  detail::require_state(state_, "Plan::release");
   PlanState& p = *state_;
+  const ExclusiveUse exclusive(p, "Plan::release");
   detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::release");
   if (!slot.held) return;
   slot.held = false;
@@ -482,7 +552,9 @@ void Plan::release(std::size_t channel, int neighbour) {
 }
 
 void Plan::acknowledge(std::size_t channel, int neighbour) {
+  detail::require_state(state_, "Plan::acknowledge");
   PlanState& p = *state_;
+  const ExclusiveUse exclusive(p, "Plan::acknowledge");
   detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::acknowledge");
   if (!p.acknowledge_by_reply || slot.remote_acked == nullptr || slot.consumed == 0 ||
       slot.path == detail::SlotPath::pushed)
@@ -498,31 +570,41 @@ static void require_channel(const PlanState& p, std::size_t channel, const char*
 }
 
 void Plan::start() {
+  detail::require_state(state_, "Plan::start");
+  const ExclusiveUse exclusive(*state_, "Plan::start");
   detail::require_committed(*state_, "Plan::start");
   detail::start_sends(*state_, state_->all_sends, state_->all_receives);
 }
 
 void Plan::start(std::size_t channel) {
+  detail::require_state(state_, "Plan::start");
+  const ExclusiveUse exclusive(*state_, "Plan::start");
   require_channel(*state_, channel, "Plan::start");
   detail::start_sends(*state_, state_->sends_of_channel[channel], state_->receives_of_channel[channel]);
 }
 
 void Plan::finish() {
+  detail::require_state(state_, "Plan::finish");
+  const ExclusiveUse exclusive(*state_, "Plan::finish");
   detail::require_committed(*state_, "Plan::finish");
   detail::finish_exchange(*state_, state_->all_receives, state_->all_sends);
 }
 
 void Plan::finish(std::size_t channel) {
+  detail::require_state(state_, "Plan::finish");
+  const ExclusiveUse exclusive(*state_, "Plan::finish");
   require_channel(*state_, channel, "Plan::finish");
   detail::finish_exchange(*state_, state_->receives_of_channel[channel], state_->sends_of_channel[channel]);
 }
 
 void Plan::exchange() {
+  detail::require_state(state_, "Plan::exchange");
   start();
   finish();
 }
 
 void Plan::exchange(std::size_t channel) {
+  detail::require_state(state_, "Plan::exchange");
   start(channel);
   finish(channel);
 }
@@ -533,6 +615,7 @@ std::size_t Plan::channels() const noexcept { return state_->channels; }
 int Plan::id() const noexcept { return state_->id; }
 
 std::string Plan::describe() const {
+  detail::require_state(state_, "Plan::describe");
   const PlanState& p = *state_;
   std::ostringstream text;
   text << "plan " << p.id << " on rank " << p.w->rank << ": " << p.neighbours.size() << " neighbour(s), "

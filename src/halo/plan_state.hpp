@@ -181,6 +181,11 @@ struct PlanState {
 
   bool committed = false;
   bool acknowledge_by_reply = false;
+  // Below MPI_THREAD_MULTIPLE one plan may serve one thread at a time: every communicating call
+  // holds `in_use` (an ExclusiveUse in plan.cpp), and a second thread arriving meanwhile gets
+  // Errc::state instead of racing on the slots' counters. With MPI_THREAD_MULTIPLE the check is off.
+  bool single_thread_use = true;
+  std::atomic<bool> in_use{false};
   std::unique_ptr<Segment> segment;  // counters, staging, inter-node receive buffers
   std::vector<std::byte> pack_buffer;
   MPI_Comm comm = MPI_COMM_NULL;          // the plan's own communicator (commit, messages path)

@@ -17,6 +17,21 @@ Plan make_unstructured_plan(World& world, Segment& owned, std::size_t owned_offs
   WorldState& w = world.state();
   const std::string context = "make_unstructured_plan";
   const auto p = static_cast<std::size_t>(world.size());
+  // The arguments first, on every rank together (one rank's mistake must not leave the others
+  // waiting in the exchanges below), each named as the caller wrote it.
+  std::vector<std::string> argument_problems;
+  const std::size_t ghost_entries = std::min(map.owner.size(), map.index.size());
+  if (element_size == 0) argument_problems.push_back("element_size is 0");
+  if (ghosts == nullptr && ghost_entries > 0)
+    argument_problems.push_back("ghosts is null but the ghost map has " + std::to_string(ghost_entries) + " entries");
+  throw_if_any(w, world.comm(), argument_problems, Errc::invalid_argument, context);
+  if (owned_offset_bytes > owned.size() || owned_count > (owned.size() - owned_offset_bytes) / element_size)
+    argument_problems.push_back("owned_count " + std::to_string(owned_count) + " elements of " +
+                                std::to_string(element_size) + " bytes from owned_offset_bytes " +
+                                std::to_string(owned_offset_bytes) + " exceed the owned segment's " +
+                                std::to_string(owned.size()) + " bytes on rank " + std::to_string(world.rank()));
+  throw_if_any(w, world.comm(), argument_problems, Errc::out_of_range, context);
+
   std::vector<std::string> problems;
   if (map.owner.size() != map.index.size())
     problems.push_back("the ghost map has " + std::to_string(map.owner.size()) + " owners but " +

@@ -9,4 +9,17 @@ void raise_mpi_error(int code, const char* call) {
   raise(Errc::mpi, std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(length)));
 }
 
+void require_mpi_running(const char* call) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (finalized)
+    raise(Errc::state, std::string(call) +
+                           ": MPI is already finalised (MPI_Finalize was called); ghostwire calls must come "
+                           "between MPI_Init and MPI_Finalize");
+  if (!initialized)
+    raise(Errc::state, std::string(call) + ": MPI is not initialised; call MPI_Init (or create a ghostwire::World, "
+                                           "which initialises it) first");
+}
+
 }  // namespace ghostwire::detail

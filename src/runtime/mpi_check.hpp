@@ -15,6 +15,20 @@ inline void check_mpi(int code, const char* call) {
   if (code != MPI_SUCCESS) raise_mpi_error(code, call);
 }
 
+// True once MPI_Finalize has run: destructors then skip their MPI calls (freeing a window or a
+// communicator after MPI_Finalize is erroneous, and the process is ending anyway).
+inline bool mpi_finalized() noexcept {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  return finalized != 0;
+}
+
+// Raises Errc::state naming `call` when MPI is not initialised yet or already finalised: every MPI
+// call would then be erroneous (Open MPI and MPICH abort the process), so a ghostwire entry point
+// that is about to talk to MPI checks first. MPI_Initialized and MPI_Finalized may be called at any
+// time and cost a load each.
+void require_mpi_running(const char* call);
+
 // MPI counts are int: larger transfers go in pieces of this many bytes.
 inline constexpr std::size_t max_mpi_chunk = std::size_t{1} << 30;
 

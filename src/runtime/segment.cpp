@@ -42,6 +42,7 @@ void require_same_everywhere(detail::WorldState& w, long value, const char* what
 Segment::Segment(World& world, std::size_t bytes, std::size_t notification_count)
     : state_(std::make_unique<detail::SegmentState>()) {
   using namespace detail;
+  require_mpi_running("Segment");
   SegmentState& s = *state_;
   WorldState& w = world.state();
   s.world = &world;
@@ -107,6 +108,7 @@ Segment::~Segment() {
   using namespace detail;
   SegmentState& s = *state_;
   WorldState& w = *s.w;
+  if (mpi_finalized()) return;  // the user finalised MPI first: the windows went with it
   try {
     if (w.transport) w.transport->quiesce();
   } catch (const std::exception&) {
@@ -173,6 +175,8 @@ void Segment::put(int target, std::size_t offset, const void* source, std::size_
   const SegmentState& s = *state_;
   check_range(s, target, offset, bytes, "Segment::put");
   if (bytes == 0) return;
+  if (source == nullptr)
+    raise(Errc::invalid_argument, "Segment::put: source is null but bytes is " + std::to_string(bytes));
   if (std::byte* peer = s.peer_base[static_cast<std::size_t>(target)]) {
     std::memcpy(peer + s.data_offset + offset, source, bytes);
     std::atomic_thread_fence(std::memory_order_release);
@@ -190,6 +194,8 @@ void Segment::get(int target, std::size_t offset, void* destination, std::size_t
   const SegmentState& s = *state_;
   check_range(s, target, offset, bytes, "Segment::get");
   if (bytes == 0) return;
+  if (destination == nullptr)
+    raise(Errc::invalid_argument, "Segment::get: destination is null but bytes is " + std::to_string(bytes));
   if (std::byte* peer = s.peer_base[static_cast<std::size_t>(target)]) {
     std::atomic_thread_fence(std::memory_order_acquire);
     std::memcpy(destination, peer + s.data_offset + offset, bytes);

@@ -149,6 +149,7 @@ World::World(MPI_Comm comm, const Settings& settings) : state_(std::make_unique<
   using namespace detail;
   WorldState& w = *state_;
   w.settings = settings;
+  if (mpi_finalized()) require_mpi_running("World");
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
@@ -157,6 +158,7 @@ World::World(MPI_Comm comm, const Settings& settings) : state_(std::make_unique<
     w.owns_mpi = true;
   }
   if (comm == MPI_COMM_NULL) raise(Errc::invalid_argument, "World: the communicator is MPI_COMM_NULL");
+  MPI_Query_thread(&w.thread_level);
   check_mpi(MPI_Comm_dup(comm, &w.comm), "MPI_Comm_dup");
   MPI_Comm_set_errhandler(w.comm, MPI_ERRORS_RETURN);
   check_mpi(MPI_Comm_rank(w.comm, &w.rank), "MPI_Comm_rank");
@@ -175,6 +177,16 @@ World::~World() {
   using namespace detail;
   WorldState& w = *state_;
   // Segments must go first (they are collective); a leftover one would point at a dead world.
+  if (mpi_finalized()) {
+    // The user finalised MPI first: the transport's and the reduction area's destructors free
+    // communicators and windows, which is now erroneous (Open MPI aborts). The process is ending;
+    // let them go without their MPI calls.
+    // Kept reachable from a static list, so leak checkers do not report what is left on purpose.
+    static auto* abandoned = new std::vector<void*>;
+    abandoned->push_back(w.transport.release());
+    abandoned->push_back(w.reduction.release());
+    return;
+  }
   w.transport.reset();
   w.reduction.reset();  // collective over the node, like the World itself
   for (MPI_Comm* c : {&w.node_comm, &w.physical_node_comm, &w.comm})
@@ -199,7 +211,10 @@ MPI_Comm World::comm() const noexcept { return state_->comm; }
 MPI_Comm World::node_comm() const noexcept { return state_->node_comm; }
 const Settings& World::settings() const noexcept { return state_->settings; }
 std::string World::where() const { return state_->where(); }
-void World::progress() { state_->progress(); }
+void World::progress() {
+  detail::require_mpi_running("World::progress");
+  state_->progress();
+}
 
 static void check_rank(const detail::WorldState& w, int rank, const char* call) {
   if (rank < 0 || rank >= w.size)
@@ -222,6 +237,7 @@ bool World::shares_memory_with(int rank) const { return node_of(rank) == state_-
 void World::barrier() {
   using namespace detail;
   WorldState& w = *state_;
+  require_mpi_running("World::barrier");
   MPI_Request request;
   check_mpi(MPI_Ibarrier(w.comm, &request), "MPI_Ibarrier");
   wait_until(

@@ -25,6 +25,7 @@ struct WorldState {
   MPI_Comm physical_node_comm = MPI_COMM_NULL;   // ranks that really share memory
   MPI_Comm node_comm = MPI_COMM_NULL;            // ranks of my (possibly emulated) node
   bool owns_mpi = false;
+  int thread_level = MPI_THREAD_SINGLE;  // what MPI provides (MPI_Query_thread), for the plans' checks
   Settings settings;
 
   int rank = 0, size = 1;

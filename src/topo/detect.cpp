@@ -10,6 +10,7 @@
 
 #include "ghostwire/error.hpp"
 #include "ghostwire/topo.hpp"
+#include "runtime/mpi_check.hpp"
 
 namespace ghostwire::topo {
 namespace {
@@ -98,6 +99,7 @@ int bound_core() {
 }
 
 Topology detect(MPI_Comm comm) {
+  ghostwire::detail::require_mpi_running("topo::detect");
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);

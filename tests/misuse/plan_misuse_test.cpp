@@ -1,0 +1,146 @@
+// Misuse catalogue: Plan and Layout (built by hand), and the unstructured plan.
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "ghostwire/layout.hpp"
+#include "ghostwire/plan.hpp"
+#include "ghostwire/segment.hpp"
+#include "ghostwire/world.hpp"
+#include "misuse_catalogue.hpp"
+
+using namespace ghostwire;
+using misuse::Case;
+
+namespace {
+
+TEST(MisuseCatalogue, PlanAndLayout) {
+  World& world = gwtest::world();
+  const int size = world.size();
+  const int me = world.rank();
+  Segment segment(world, 256, 8);
+  World other_world(MPI_COMM_WORLD);
+  Segment foreign(other_world, 64, 4);
+  std::vector<double> private_memory(8);
+
+  // A plan with this rank as its own neighbour: one channel, nothing committed yet.
+  Plan open_plan(world, {me}, 1);
+  const Region doubles = open_plan.add_memory(private_memory.data(), 64, sizeof(double));  // 8 elements
+  // A committed plan (a channel whose send and receive are both this rank).
+  Plan committed(world, {me}, 2);
+  const Region in_segment = committed.add_memory(segment, sizeof(double), 0, 128);
+  committed.add_send(0, me, in_segment, Layout::contiguous(0, 4));
+  committed.add_receive(0, me, in_segment, Layout::contiguous(8, 4));
+  committed.commit();
+  // Wrong element size: the receiver's region counts 4-byte elements where the sender sends doubles.
+  const auto element_size_mismatch = [&] {
+    Plan plan(world, {me}, 1);
+    const Region send_region = plan.add_memory(private_memory.data(), 32, sizeof(double));
+    const Region receive_region = plan.add_memory(private_memory.data() + 4, 32, sizeof(float));
+    plan.add_send(0, me, send_region, Layout::contiguous(0, 4));
+    plan.add_receive(0, me, receive_region, Layout::contiguous(0, 4));
+    plan.commit();
+  };
+
+  const std::size_t extents2[] = {4, 4};
+  const std::ptrdiff_t strides1[] = {1};
+  misuse::check_table("MisuseCatalogue.PlanAndLayout", {
+      {"Plan", "channels = 0", Errc::invalid_argument, "channels is 0", [&] { Plan p(world, {me}, 0); }},
+      {"Plan", "neighbour rank = size", Errc::out_of_range, "neighbour rank",
+       [&] { Plan p(world, {size}, 1); }},
+      {"Plan", "neighbour rank = -1", Errc::out_of_range, "neighbour rank -1", [&] { Plan p(world, {-1}, 1); }},
+      {"Plan", "neighbour listed twice", Errc::invalid_argument, "listed twice", [&] { Plan p(world, {me, me}, 1); }},
+      {"Plan::add_memory (segment)", "element_size = 0", Errc::invalid_argument, "element_size is 0",
+       [&] { (void)open_plan.add_memory(segment, 0); }},
+      {"Plan::add_memory (segment)", "offset beyond the segment", Errc::out_of_range, "offset 300",
+       [&] { (void)open_plan.add_memory(segment, 8, 300); }},
+      {"Plan::add_memory (segment)", "bytes beyond the segment", Errc::out_of_range, "bytes [128, 384)",
+       [&] { (void)open_plan.add_memory(segment, 8, 128, 256); }},
+      {"Plan::add_memory (segment)", "segment of another World", Errc::invalid_argument, "another World",
+       [&] { (void)open_plan.add_memory(foreign, 8); }},
+      {"Plan::add_memory (pointer)", "base = null, bytes > 0", Errc::invalid_argument, "base is null",
+       [&] { (void)open_plan.add_memory(nullptr, 64, 8); }},
+      {"Plan::add_memory (pointer)", "element_size = 0", Errc::invalid_argument, "element_size is 0",
+       [&] { (void)open_plan.add_memory(private_memory.data(), 64, 0); }},
+      {"Plan::add_send", "channel = channels", Errc::out_of_range, "channel 1",
+       [&] { open_plan.add_send(1, me, doubles, Layout::contiguous(0, 1)); }},
+      {"Plan::add_send", "neighbour not in the plan", Errc::out_of_range, "rank",
+       [&] { open_plan.add_send(0, size, doubles, Layout::contiguous(0, 1)); }},
+      {"Plan::add_receive", "region not from this plan", Errc::invalid_argument, "region 5",
+       [&] { open_plan.add_receive(0, me, Region{5}, Layout::contiguous(0, 1)); }},
+      {"Plan::add_receive", "layout beyond the region (wrong element count)", Errc::out_of_range, "layout",
+       [&] { open_plan.add_receive(0, me, doubles, Layout::contiguous(4, 8)); }},
+      {"Plan::add_send", "after commit", Errc::state, "already committed",
+       [&] { committed.add_send(1, me, in_segment, Layout::contiguous(0, 1)); }},
+      {"Plan::acknowledge_by_reply", "after commit", Errc::state, "acknowledge_by_reply",
+       [&] { committed.acknowledge_by_reply(); }},
+      {"Plan::commit", "twice", Errc::state, "already committed", [&] { committed.commit(); }},
+      {"Plan::commit", "receive element size differs from the send's", Errc::mismatch, "",
+       element_size_mismatch},
+      {"Plan::send", "before commit", Errc::state, "not committed", [&] { open_plan.send(0, me); }},
+      {"Plan::exchange", "before commit", Errc::state, "not committed", [&] { open_plan.exchange(); }},
+      {"Plan::send", "channel = channels", Errc::out_of_range, "channel 2", [&] { committed.send(2, me); }},
+      {"Plan::send", "neighbour not in the plan", Errc::out_of_range, "rank", [&] { committed.send(0, size); }},
+      {"Plan::send", "slot without a send layout", Errc::state, "no send layout", [&] { committed.send(1, me); }},
+      {"Plan::test_recv", "slot without a receive layout", Errc::state, "no receive layout",
+       [&] { (void)committed.test_recv(1, me); }},
+      {"Plan::wait_send", "channel = channels", Errc::out_of_range, "channel 7",
+       [&] { committed.wait_send(7, me); }},
+      {"Plan::view", "neighbour = -1", Errc::out_of_range, "rank -1", [&] { (void)committed.view(0, -1); }},
+      {"Plan::start", "channel = channels", Errc::out_of_range, "channel 2", [&] { committed.start(2); }},
+      {"Plan::exchange", "channel = channels", Errc::out_of_range, "channel 3", [&] { committed.exchange(3); }},
+      {"Plan::exchange", "on a moved-from plan (use after destroy)", Errc::state, "moved from",
+       [&] {
+         Plan first(world, {me}, 1);
+         Plan second = std::move(first);
+         first.exchange();  // NOLINT(bugprone-use-after-move): the misuse under test
+       }},
+      {"Plan::add_memory", "on a moved-from plan (use after destroy)", Errc::state, "moved from",
+       [&] {
+         Plan first(world, {me}, 1);
+         Plan second(std::move(first));
+         (void)first.add_memory(private_memory.data(), 64, 8);  // NOLINT(bugprone-use-after-move)
+       }},
+      {"Layout::box", "4 dimensions", Errc::invalid_argument, "4 dimensions",
+       [&] { (void)Layout::box(0, {2, 2, 2, 2}, {1, 2, 4, 8}); }},
+      {"Layout::box", "extents and strides differ in count", Errc::invalid_argument, "2 extents but 1 strides",
+       [&] { (void)Layout::box(0, std::span<const std::size_t>(extents2), std::span<const std::ptrdiff_t>(strides1)); }},
+      {"Layout::box", "negative stride before the region", Errc::out_of_range, "negative strides",
+       [&] { (void)Layout::box(2, {4}, {-1}); }},
+  });
+  committed.exchange();  // the plan still works after all that
+  world.barrier();
+}
+
+TEST(MisuseCatalogue, UnstructuredPlan) {
+  World& world = gwtest::world();
+  const int size = world.size();
+  Segment owned(world, 10 * sizeof(double), 4);
+  std::vector<double> ghosts(4);
+  const auto make = [&](GhostMap map, std::size_t owned_count, std::size_t element_size = sizeof(double),
+                        std::size_t offset = 0, void* ghost_memory = nullptr) {
+    Plan plan = make_unstructured_plan(world, owned, offset, owned_count,
+                                       ghost_memory ? ghost_memory : ghosts.data(), map, element_size);
+  };
+  misuse::check_table("MisuseCatalogue.UnstructuredPlan", {
+      {"make_unstructured_plan", "owner rank = size", Errc::out_of_range, "owner rank",
+       [&] { make({{size}, {0}}, 10); }},
+      {"make_unstructured_plan", "owner rank = -1", Errc::out_of_range, "owner rank -1",
+       [&] { make({{-1}, {0}}, 10); }},
+      {"make_unstructured_plan", "index beyond the owner's elements", Errc::out_of_range, "asks for element 10",
+       [&] { make({{0}, {10}}, 10); }},
+      {"make_unstructured_plan", "owners and indices of different lengths", Errc::out_of_range, "1 owners but 2 indices",
+       [&] { make({{0}, {0, 1}}, 10); }},
+      {"make_unstructured_plan", "element_size = 0", Errc::invalid_argument, "element_size",
+       [&] { make({{0}, {0}}, 10, 0); }},
+      {"make_unstructured_plan", "owned elements beyond the segment", Errc::out_of_range, "owned",
+       [&] { make({{0}, {0}}, 11); }},
+      {"make_unstructured_plan", "ghosts = null with ghost entries", Errc::invalid_argument, "ghosts",
+       [&] {
+         Plan plan = make_unstructured_plan(world, owned, 0, 10, nullptr, GhostMap{{0}, {0}}, sizeof(double));
+       }},
+  });
+  world.barrier();
+}
+
+}  // namespace
