@@ -94,6 +94,10 @@ Segment::~Segment() {
   using namespace detail;
   SegmentState& s = *state_;
   WorldState& w = *s.w;
+  if (w.broken) {  // a peer may be gone: freeing the windows would wait for it (WorldState::broken)
+    w.segments[static_cast<std::size_t>(s.id)] = nullptr;
+    return;
+  }
   try {
     if (w.transport) w.transport->quiesce();
   } catch (const std::exception&) {
