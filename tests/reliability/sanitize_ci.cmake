@@ -30,7 +30,7 @@ set(sanitize_ci_tests
     "dist.emulated.2|emulated|2|1||$<TARGET_FILE:dist_tests>|--gtest_filter=-Cases/Staggered.*"
     "grid_c.intra.2|intra|2|0||$<TARGET_FILE:grid_c_test>"
     "concurrent_job.intra.2|intra|2|0||$<TARGET_FILE:job_checksum>|--tag|1|--rounds|500"
-    "soak.unstructured.emulated.2|emulated|2|1||$<TARGET_FILE:soak>|--kind|unstructured|--exchanges|20000|--warmup|1000|--limit-kib|65536")
+    "soak.unstructured.emulated.2|emulated|2|1||$<TARGET_FILE:soak>|--kind|unstructured|--exchanges|20000|--warmup|1000|--limit-kib|65536|--heap-limit-bytes|16777216")
 foreach(case IN LISTS sanitize_ci_tests)
   string(REPLACE "|" ";" fields "${case}")
   list(GET fields 0 name)
