@@ -213,6 +213,7 @@ PlanState::~PlanState() {
   // destructor skips its windows likewise).
   if (mpi_finalized()) return;
   forget_pushes(*this);  // first: the waits below must not write into peers for a plan that is going
+  if (w && w->broken) return;  // cancelling and freeing could wait for a dead peer (WorldState::broken)
   release_messages(*this);
   if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
 }

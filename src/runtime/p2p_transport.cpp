@@ -39,6 +39,7 @@ class P2pTransport final : public InterNodeTransport {
   }
 
   ~P2pTransport() override {
+    if (w_.broken) return;  // a send to a dead peer never completes (WorldState::broken)
     for (MPI_Request& request : requests_) {
       if (request != MPI_REQUEST_NULL) MPI_Wait(&request, MPI_STATUS_IGNORE);
     }

@@ -109,6 +109,10 @@ Segment::~Segment() {
   SegmentState& s = *state_;
   WorldState& w = *s.w;
   if (mpi_finalized()) return;  // the user finalised MPI first: the windows went with it
+  if (w.broken) {  // a peer may be gone: freeing the windows would wait for it (WorldState::broken)
+    w.segments[static_cast<std::size_t>(s.id)] = nullptr;
+    return;
+  }
   try {
     if (w.transport) w.transport->quiesce();
   } catch (const std::exception&) {

@@ -7,12 +7,15 @@
 
 namespace ghostwire::detail {
 
-void wait_timed_out(const WorldState& world, const std::string& what) {
+void wait_timed_out(WorldState& world, const std::string& what) {
   std::ostringstream message;
   message << "ghostwire: rank " << world.rank << " (node " << world.node << ", node rank " << world.node_rank
           << ") timed out after " << world.settings.timeout_seconds << " s waiting for " << what
           << ". Set GHOSTWIRE_TIMEOUT to wait longer.";
-  if (world.settings.on_timeout == TimeoutAction::throw_error) throw TimeoutError(message.str());
+  if (world.settings.on_timeout == TimeoutAction::throw_error) {
+    world.broken = true;
+    throw TimeoutError(message.str());
+  }
   std::fprintf(stderr, "%s\n", message.str().c_str());
   std::fflush(stderr);
   MPI_Abort(world.comm, 124);

@@ -23,7 +23,8 @@ inline void cpu_relax() noexcept {
 
 // Prints `what` with the rank and timeout, then aborts the job or throws TimeoutError as the
 // settings say.
-[[noreturn]] void wait_timed_out(const WorldState& world, const std::string& what);
+// Marks the world broken before throwing (WorldState::broken).
+[[noreturn]] void wait_timed_out(WorldState& world, const std::string& what);
 
 class Waiter {
  public:

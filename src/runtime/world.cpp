@@ -176,6 +176,14 @@ World::World(MPI_Comm comm, const Settings& settings) : state_(std::make_unique<
 World::~World() {
   using namespace detail;
   WorldState& w = *state_;
+  if (w.broken) {
+    // A wait timed out (WorldState::broken): every call below may wait for a dead peer. Nothing is
+    // freed, MPI is not finalised; the process ends without MPI_Finalize and the launcher reports it.
+    // The reduction area would free its window: keep it, reachable so leak checkers stay quiet.
+    static auto* abandoned = new std::vector<ReductionArea*>;
+    abandoned->push_back(w.reduction.release());
+    return;
+  }
   // Segments must go first (they are collective); a leftover one would point at a dead world.
   if (mpi_finalized()) {
     // The user finalised MPI first: the transport's and the reduction area's destructors free

@@ -26,6 +26,11 @@ struct WorldState {
   MPI_Comm node_comm = MPI_COMM_NULL;            // ranks of my (possibly emulated) node
   bool owns_mpi = false;
   int thread_level = MPI_THREAD_SINGLE;  // what MPI provides (MPI_Query_thread), for the plans' checks
+  // A wait of this process timed out and threw TimeoutError: a peer may be dead or stuck, so the
+  // destructors that unwind from it free nothing collectively (MPI_Win_free, MPI_Comm_free,
+  // MPI_Finalize would wait for that peer forever, after the diagnostic was thrown but before
+  // anyone could print it). The MPI resources are left to the job's end.
+  bool broken = false;
   Settings settings;
 
   int rank = 0, size = 1;
