@@ -61,7 +61,8 @@ def run_job(opts, ranks: int, grid: str, log) -> list[dict] | None:
                str(opts.repeats)]
     if grid != "auto":
         command += ["--grid", grid]
-    env = dict(os.environ, OMPI_MCA_rmaps_base_mapping_policy="node", OMPI_MCA_topo="treematch,basic")
+    env = dict(os.environ, OMPI_MCA_rmaps_base_mapping_policy="node", OMPI_MCA_topo="treematch,basic",
+               GHOSTWIRE_MULTIHOST_BTL=opts.btl)
     log.write(f"\n== {' '.join(command)}\n")
     result = subprocess.run(command, capture_output=True, text=True, env=env)
     log.write(result.stdout + result.stderr)
@@ -137,6 +138,9 @@ def main() -> int:
     parser.add_argument("--sizes", default="1,8,64,512,4K,32K,256K,2M", help="face message sizes")
     parser.add_argument("--iterations", type=int, default=50, help="exchanges per timing")
     parser.add_argument("--repeats", type=int, default=5, help="timings per placement in a job (best taken)")
+    parser.add_argument("--btl", default="self,vader,tcp",
+                        help="Open MPI's transports (default self,vader,tcp: shared memory inside a host, TCP "
+                             "between hosts, as on a cluster; self,tcp sends every message over TCP)")
     parser.add_argument("--build-dir", default=str(ROOT / "build"), help="build tree (default: build/)")
     parser.add_argument("--out", help="results folder (default: results/topo-<timestamp>)")
     parser.add_argument("--timeout", type=int, default=600, help="seconds per job")
@@ -154,7 +158,7 @@ def main() -> int:
     out_dir = Path(opts.out) if opts.out else ROOT / "results" / f"topo-{datetime.now():%Y%m%d-%H%M%S}"
     out_dir.mkdir(parents=True, exist_ok=True)
     meta = new_meta(cases=opts.cases, jobs=opts.jobs, sizes=opts.sizes, iterations=opts.iterations,
-                    repeats=opts.repeats)
+                    repeats=opts.repeats, btl=opts.btl)
     announce("run_topo_bench", out_dir, meta)
     failures = []
     with open(out_dir / "topo.jsonl", "a") as jsonl, open(out_dir / "topo.log", "a") as log:
