@@ -17,7 +17,7 @@ float64. Before timing, the mpi4py variants' ghost faces are checked against the
   /usr/bin/python3 bench/python/bench_halo.py --launch 2,4 --json bench/python/halo.jsonl
   # smoke run (tiny sizes, a few repeats):
   /usr/bin/python3 bench/python/bench_halo.py --launch 2 --quick
-Needs PYTHONPATH=<build>/bindings/python (set automatically with --launch when build/ exists).
+Uses the build tree's package (build/bindings/python) when it exists, else an installed ghostwire.
 """
 import argparse
 import json
@@ -30,9 +30,10 @@ from pathlib import Path
 
 import numpy
 
-import ghostwire  # importing does not start MPI: the driver mode only launches
-
 ROOT = Path(__file__).resolve().parents[2]
+if (ROOT / "build" / "bindings" / "python").is_dir() and "ghostwire" not in sys.modules:
+    sys.path.insert(0, str(ROOT / "build" / "bindings" / "python"))  # the build tree's package, if any
+import ghostwire  # noqa: E402  importing does not start MPI: the driver mode only launches
 VARIANTS = ["gw", "gw-cxx", "mpi4py-sendrecv", "mpi4py-persistent"]
 SIZES = {2: [256, 512, 1024, 2048, 4096], 3: [32, 64, 128, 256]}
 QUICK_SIZES = {2: [64], 3: [16]}
