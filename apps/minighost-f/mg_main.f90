@@ -3,14 +3,10 @@
 ! options, the numbers and the report lines are the C++ gw-minighost's (docs/minighost.md): its
 ! interior sums are this program's.
 program gw_minighost_f
-  use, intrinsic :: iso_c_binding, only: c_loc, c_f_pointer, c_intptr_t
   use mpi_f08
   use mg_options
   use mg_exchange
   implicit none
-  ! Rows shorter than this are swept plane by plane as one flat run, as the C++ app does: a loop over
-  ! 10-30 cells spends much of its time starting and finishing vector loops.
-  integer, parameter :: short_row = 32
   ! One variant's run: its storage and exchange, its conservation ledger, its clock and its output.
   type run_state
     character(len=:), allocatable :: variant, failure
@@ -354,53 +350,6 @@ contains
     s%t_compute = s%t_compute + MPI_Wtime() - t
   end subroutine
 
-  ! The 7-point sweep over each plane as one run of memory: cells (1..nx, 1..ny) of plane k and the
-  ! padding between rows (computed, never stored back) in one vector loop; the same additions in
-  ! the same order as the loops above, so the same bits. The grid's rows may be padded (a ghostwire
-  ! grid aligns them), so the strides come from the array's addresses.
-  real(8) function flat_sweep_7pt(u, nx, ny, nz) result(total)
-    integer, intent(in) :: nx, ny, nz
-    real(8), target, intent(inout) :: u(0:, 0:, 0:)
-    real(8), pointer :: memory(:), q(:)
-    real(8), allocatable :: plane(:, :), out(:)
-    real(8) :: columns(nx)
-    integer(c_intptr_t) :: base
-    integer :: ld, pd, run, first, i, j, k, l
-    base = transfer(c_loc(u(0, 0, 0)), base)
-    ld = int((transfer(c_loc(u(0, 1, 0)), base) - base) / 8)
-    pd = int((transfer(c_loc(u(0, 0, 1)), base) - base) / 8)
-    call c_f_pointer(c_loc(u(0, 0, 0)), memory, [pd * (nz + 1) + ld * (ny + 1) + nx + 2])
-    q(0:) => memory
-    run = ld * (ny - 1) + nx
-    allocate(out(run), plane(nx, ny))
-    columns = 0
-    do k = 1, nz + 1
-      ! Plane k-1 of the old values was needed by plane k: its new values waited in `plane` and go
-      ! into u once plane k is computed.
-      if (k <= nz) then
-        first = pd * k + ld + 1
-        do l = 1, run
-          out(l) = (q(first + l - 1 - pd) + q(first + l - 2) + q(first + l - 1 - ld) + q(first + l - 1) + &
-                    q(first + l - 1 + ld) + q(first + l) + q(first + l - 1 + pd)) / 7d0
-        end do
-      end if
-      if (k > 1) then
-        do j = 1, ny
-          do i = 1, nx
-            u(i, j, k - 1) = plane(i, j)
-            columns(i) = columns(i) + plane(i, j)
-          end do
-        end do
-      end if
-      if (k <= nz) then
-        do j = 1, ny
-          plane(:, j) = out(ld * (j - 1) + 1:ld * (j - 1) + nx)
-        end do
-      end if
-    end do
-    total = sum(columns)
-  end function
-
   ! The old values' share the update sends out of the grid: cell values times their points outside.
   real(8) function boundary_outflow(u, cells, weights) result(outflow)
     real(8), intent(in) :: u(0:, 0:, 0:)
@@ -423,14 +372,10 @@ contains
   ! seen from inside would be memory any store might change, and gfortran then vectorises nothing.
   real(8) function stencil_sweep(u, w, stencil, nx, ny, nz) result(total)
     integer, intent(in) :: stencil, nx, ny, nz
-    real(8), target, intent(inout) :: u(0:, 0:, 0:)
+    real(8), intent(inout) :: u(0:, 0:, 0:)
     real(8), contiguous, intent(out) :: w(:, :, :)
     real(8) :: columns(nx)
     integer :: i, j, k
-    if (stencil == 23 .and. nx < short_row .and. ny > 1) then
-      total = flat_sweep_7pt(u, nx, ny, nz)
-      return
-    end if
     select case (stencil)
     case (21)
       do k = 1, nz
