@@ -123,6 +123,11 @@ TEST(Notify, TimedOutWaitThrowsWhenAsked) {
   settings.timeout_seconds = 0.3;
   settings.on_timeout = TimeoutAction::throw_error;
   World impatient(MPI_COMM_WORLD, settings);
+#ifdef MPICH_VERSION
+  // The timeout leaves this World broken, its windows open until MPI_Finalize (docs/runtime.md);
+  // MPICH's UCX layer asserts in MPI_Finalize on windows still open between nodes.
+  if (impatient.node_count() > 1) GTEST_SKIP() << "MPICH cannot finalize with inter-node windows open";
+#endif
   Segment segment(impatient, 0, 4);
   GW_EXPECT_ERROR(notify_wait(segment, 2), Errc::timeout, "timed out after 0.3 s", "notification 2 of segment",
                   "GHOSTWIRE_TIMEOUT");
