@@ -1,9 +1,5 @@
 #include "exchange.hpp"
 
-#include <algorithm>
-
-#include <ghostwire/collective.hpp>
-
 #include "named_registry.hpp"
 #include "usage_error.hpp"
 
@@ -35,12 +31,6 @@ void check_exchange_name(const std::string& name) {
 std::unique_ptr<Exchange> make_exchange(const std::string& name, const ExchangeSetup& setup) {
   check_exchange_name(name);
   return (*registry().find(name))(setup);
-}
-
-void allgather_by_allreduce(ghostwire::World& world, std::span<const double> mine, std::span<double> all) {
-  std::fill(all.begin(), all.end(), -0.0);
-  std::copy(mine.begin(), mine.end(), all.begin() + static_cast<std::ptrdiff_t>(world.rank() * mine.size()));
-  ghostwire::allreduce(world, all, ghostwire::ReduceOp::sum);
 }
 
 }  // namespace cloverleaf
