@@ -47,7 +47,11 @@ std::vector<int> parse_cray_name(std::string_view text) {
       !read_number(text, pos, node) || pos != text.size())
     raise(Errc::invalid_argument, "'" + std::string(text) +
                                       "' is not a Cray name c<column>-<row>c<chassis>s<blade>n<node> (e.g. c11-2c0s15n3)");
-  // An Aries group is a pair of cabinets in a row.
+  // An Aries group is a pair of cabinets in a row: group = row * 1000 + column / 2, so the column
+  // must stay below 2000 and the row small enough for that to fit an int (fuzz finding: overflow).
+  if (column >= 2000 || row >= 1000000)
+    raise(Errc::invalid_argument, "'" + std::string(text) + "': column " + std::to_string(column) + " or row " +
+                                      std::to_string(row) + " out of range (columns below 2000, rows below 1000000)");
   return {row * 1000 + column / 2, column % 2, chassis, blade, node};
 }
 

@@ -56,6 +56,9 @@ TEST(TopologyFile, CrayNames) {
   EXPECT_EQ(topo::parse_cray_name("c0-0c2s0n0"), (std::vector<int>{0, 0, 2, 0, 0}));
   for (const char* bad : {"c11-2c0s15", "c11c0s15n3", "x11-2c0s15n3", "c11-2c0s15n3x", "c-2c0s15n3", ""})
     expect_error([&] { topo::parse_cray_name(bad); }, {"not a Cray name"});
+  // A row so large that the Aries group id overflowed an int (fuzz/regressions/topology_file).
+  expect_error([&] { topo::parse_cray_name("c0-41111111c0s3n1"); }, {"out of range", "41111111"});
+  expect_error([&] { topo::parse_cray_name("c2000-0c0s0n0"); }, {"column 2000"});
 }
 
 TEST(TopologyFile, CrayForm) {
