@@ -5,17 +5,6 @@
 
 namespace ghostwire::detail {
 
-void wait_request(WorldState& world, MPI_Request& request, const std::string& what) {
-  wait_until(
-      world,
-      [&] {
-        int done = 0;
-        check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
-        return done != 0;
-      },
-      [&] { return what; });
-}
-
 void throw_if_any(WorldState& world, MPI_Comm comm, const std::vector<std::string>& problems, Errc code,
                   const std::string& context) {
   long mine = static_cast<long>(problems.size()), total = 0;

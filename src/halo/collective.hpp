@@ -9,12 +9,9 @@
 #include <vector>
 
 #include "ghostwire/error.hpp"
+#include "runtime/wait.hpp"  // wait_request: every collective step below waits through it
 
 namespace ghostwire::detail {
-
-struct WorldState;
-
-void wait_request(WorldState& world, MPI_Request& request, const std::string& what);
 
 // Every rank passes its own problems; if any rank has one, all ranks throw together: ranks with
 // problems list them, the others say how many were found elsewhere.

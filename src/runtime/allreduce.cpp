@@ -173,17 +173,9 @@ void finish_reduction(ReductionCall& call) {
   if (call.combine_node) {
     call.combine_node(call);
   } else {
-    wait_until(
-        w,
-        [&] {
-          int done = 0;
-          check_mpi(MPI_Test(&call.request, &done, MPI_STATUS_IGNORE), "MPI_Test");
-          return done != 0;
-        },
-        [&] {
-          return "allreduce of " + std::to_string(call.count) +
-                 " element(s) through MPI_Iallreduce (did every rank call it?)";
-        });
+    wait_request(w, call.request, [&] {
+      return "allreduce of " + std::to_string(call.count) + " element(s) through MPI_Iallreduce (did every rank call it?)";
+    });
   }
 }
 

@@ -22,15 +22,10 @@ void require_same_everywhere(detail::WorldState& w, long value, const char* what
   long bounds[2] = {value, -value};
   MPI_Request request;
   check_mpi(MPI_Iallreduce(MPI_IN_PLACE, bounds, 2, MPI_LONG, MPI_MAX, w.comm, &request), "MPI_Iallreduce");
-  detail::wait_until(
-      w,
-      [&] {
-        int done = 0;
-        check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
-        return done != 0;
-      },
-      [&] { return std::string("Segment: every rank to create segment ") + std::to_string(w.segments.size()) +
-                   " (checking " + what + "; did every rank call it?)"; });
+  detail::wait_request(w, request, [&] {
+    return std::string("Segment: every rank to create segment ") + std::to_string(w.segments.size()) + " (checking " +
+           what + "; did every rank call it?)";
+  });
   if (bounds[0] != -bounds[1])
     raise(Errc::mismatch, std::string("Segment: ") + what + " differs between ranks (from " +
                               std::to_string(-bounds[1]) + " to " + std::to_string(bounds[0]) +

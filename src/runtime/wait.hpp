@@ -7,8 +7,10 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 
+#include "mpi_check.hpp"
 #include "world_state.hpp"
 
 namespace ghostwire::detail {
@@ -76,6 +78,25 @@ void wait_until(WorldState& world, Ready&& ready, Describe&& describe, std::uint
 template <class Ready, class Describe>
 void wait_until(WorldState& world, Ready&& ready, Describe&& describe) {
   wait_until(world, std::forward<Ready>(ready), std::forward<Describe>(describe), world.spin_polls);
+}
+
+// Waits for a non-blocking MPI call (a collective, a message) like every other wait: a rank that
+// never makes its part ends this one with the diagnostic `describe()` instead of a hang in MPI.
+template <class Describe, std::enable_if_t<std::is_invocable_v<Describe&>, int> = 0>
+void wait_request(WorldState& world, MPI_Request& request, Describe&& describe) {
+  wait_until(
+      world,
+      [&] {
+        int done = 0;
+        check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+        return done != 0;
+      },
+      std::forward<Describe>(describe));
+}
+
+// The same with the diagnostic already written out.
+inline void wait_request(WorldState& world, MPI_Request& request, const std::string& what) {
+  wait_request(world, request, [&] { return what; });
 }
 
 }  // namespace ghostwire::detail

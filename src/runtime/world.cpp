@@ -248,14 +248,7 @@ void World::barrier() {
   require_mpi_running("World::barrier");
   MPI_Request request;
   check_mpi(MPI_Ibarrier(w.comm, &request), "MPI_Ibarrier");
-  wait_until(
-      w,
-      [&] {
-        int done = 0;
-        check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
-        return done != 0;
-      },
-      [] { return std::string("a barrier (some rank has not reached it)"); });
+  wait_request(w, request, [] { return std::string("a barrier (some rank has not reached it)"); });
 }
 
 }  // namespace ghostwire
