@@ -218,5 +218,5 @@ def chosen_launches(program: str, text: str, launches: dict, mpi: str) -> list[s
 
 def results_dir(opts, app: str) -> Path:
     """--out, or results/<app>-<timestamp>[-quick]."""
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + ("-quick" if opts.quick else "")
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + ("-quick" if getattr(opts, "quick", False) else "")
     return Path(opts.out) if opts.out else ROOT / "results" / f"{app}-{stamp}"

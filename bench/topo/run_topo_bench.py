@@ -18,7 +18,6 @@ otherwise idle machine means anything.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -26,8 +25,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench_common import (LAUNCH, ROOT, announce, finish_meta, load_records, new_meta, parse_json_line,  # noqa: E402
-                          pyplot, save_figure, write_report)
+from bench_common import (LAUNCH, ROOT, announce, append_records, conclude, load_records, new_meta,  # noqa: E402
+                          parse_json_line, pyplot, results_dir, save_figure, write_report)
 
 DEFAULT_CASES = "4:auto,4:3d:1,1,4,8:auto,8:3d:1,2,4"
 PLACEMENTS = ["rank_order", "hierarchical", "treematch"]
@@ -154,8 +153,7 @@ def main() -> int:
     if not (Path(opts.build_dir) / "bench" / "gw-topo-bench").exists():
         sys.exit(f"run_topo_bench: {opts.build_dir}/bench/gw-topo-bench does not exist; build it first "
                  f"(cmake --build {opts.build_dir} --target gw-topo-bench)")
-    from datetime import datetime
-    out_dir = Path(opts.out) if opts.out else ROOT / "results" / f"topo-{datetime.now():%Y%m%d-%H%M%S}"
+    out_dir = results_dir(opts, "topo")
     out_dir.mkdir(parents=True, exist_ok=True)
     meta = new_meta(cases=opts.cases, jobs=opts.jobs, sizes=opts.sizes, iterations=opts.iterations,
                     repeats=opts.repeats, btl=opts.btl)
@@ -170,14 +168,11 @@ def main() -> int:
                     continue
                 for r in records:
                     r["job"] = job
-                    jsonl.write(json.dumps(r, separators=(",", ":")) + "\n")
-                jsonl.flush()
+                append_records(jsonl, records)
                 big = [r for r in records if r["bytes"] == max(x["bytes"] for x in records)]
                 print(f"[job {job + 1}/{opts.jobs}] {ranks} ranks, grid {grid}: factor at {big[0]['bytes']} B " +
                       ", ".join(f"{r['placement']} {r['improvement_factor']:.2f}" for r in big), flush=True)
-    finish_meta(meta, out_dir, failures)
-    report(out_dir)
-    return 1 if failures else 0
+    return conclude("run_topo_bench", meta, out_dir, failures, report)
 
 
 if __name__ == "__main__":
