@@ -1,5 +1,4 @@
 """World from mpi4py communicators, and the GIL released while ranks wait."""
-import threading
 import time
 
 import numpy
@@ -7,6 +6,7 @@ import pytest
 
 import ghostwire
 from conftest import WITH_MPI4PY
+from thread_ticker import Ticker
 
 
 def test_world_describes_the_job(world):
@@ -43,26 +43,15 @@ def test_waits_release_the_gil(world):
     if world.size == 1:
         pytest.skip("needs a rank to wait for")
     grid = ghostwire.Grid(world, (8, 8), periodic=True)
-    ticks = []
-    stop = threading.Event()
-
-    def tick():
-        while not stop.is_set():
-            ticks.append(time.monotonic())
-            time.sleep(0.001)
-
-    thread = threading.Thread(target=tick)
-    thread.start()
-    if world.rank == 0:
-        time.sleep(1.0)
-    entered = time.monotonic()
-    grid.update_halo()
-    left = time.monotonic()
-    stop.set()
-    thread.join()
+    with Ticker() as ticker:
+        if world.rank == 0:
+            time.sleep(1.0)
+        entered = time.monotonic()
+        grid.update_halo()
+        left = time.monotonic()
     if world.rank != 0:
         assert left - entered > 0.5
-        during = [t for t in ticks if entered + 0.1 < t < left - 0.1]
-        assert len(during) > 10, f"{len(during)} ticks of the other thread during a {left - entered:.2f} s wait"
+        during = ticker.count_between(entered + 0.1, left - 0.1)
+        assert during > 10, f"{during} ticks of the other thread during a {left - entered:.2f} s wait"
     world.barrier()
     grid.close()

@@ -7,39 +7,32 @@ os._exit, since a collective left half done cannot be finished or destroyed clea
 """
 import os
 import sys
-import threading
 import time
 
 import ghostwire
+from thread_ticker import Ticker
 
 world = ghostwire.World()
 grid = ghostwire.Grid(world, (8, 8), periodic=True)
-grid.update_halo()  # together: the first update builds the plan (MPI collectives, not timed waits)
+grid.update_halo()  # together first: this update builds the plan; only the next one is left hanging
 world.barrier()
 if world.rank == 1:
-    ticks = []
-    stop = threading.Event()
-
-    def tick():
-        while not stop.is_set():
-            ticks.append(time.monotonic())
-            time.sleep(0.001)
-
-    thread = threading.Thread(target=tick)
-    thread.start()
     start = time.monotonic()
-    try:
-        grid.update_halo()
-        print("timeout_check: update_halo returned although rank 0 never joined", flush=True)
-    except ghostwire.TimeoutError as error:
+    with Ticker() as ticker:
+        try:
+            grid.update_halo()
+            raised = None
+        except ghostwire.TimeoutError as error:
+            raised = error
         seconds = time.monotonic() - start
-        stop.set()
-        thread.join()
-        during = sum(1 for t in ticks if start + 0.2 < t < start + seconds - 0.2)
-        ok = error.code == ghostwire.Errc.timeout and during > 50
-        print(f"timeout_check: {'ok' if ok else 'FAILED'}: TimeoutError ({error.code}) after {seconds:.1f} s, "
+    if raised is None:
+        print("timeout_check: update_halo returned although rank 0 never joined", flush=True)
+    else:
+        during = ticker.count_between(start + 0.2, start + seconds - 0.2)
+        ok = raised.code == ghostwire.Errc.timeout and during > 50
+        print(f"timeout_check: {'ok' if ok else 'FAILED'}: TimeoutError ({raised.code}) after {seconds:.1f} s, "
               f"the other thread ran {during} times meanwhile", flush=True)
-        print(f"timeout_check: message: {str(error).splitlines()[0]}", flush=True)
+        print(f"timeout_check: message: {str(raised).splitlines()[0]}", flush=True)
 else:
     time.sleep(float(os.environ.get("GHOSTWIRE_TIMEOUT", "2")) + 3)
 sys.stdout.flush()
