@@ -3,20 +3,37 @@
 #include "exchanger.hpp"
 
 namespace gwbench::halo {
+namespace {
+
+struct Named {
+  const char* name;
+  const char* summary;
+};
+
+// In the order --help lists them.
+const Named exchangers[] = {
+    {"gw", "ghostwire Plan built once, plan.exchange() (arrays in a Segment, read in place)"},
+    {"mpi-isend", "MPI_Irecv / MPI_Isend + MPI_Waitall, hand-written pack and unpack"},
+    {"mpi-persistent", "MPI_Recv_init / MPI_Send_init once; pack, MPI_Startall, MPI_Waitall, unpack"},
+    {"mpi-alltoallw", "MPI_Neighbor_alltoallw, derived datatypes on the array, no packing"},
+    {"mpi-put", "pack, MPI_Put into the neighbours' receive buffers between MPI_Win_fence, unpack"},
+    {"raw", "the floor: copy straight from the neighbours' arrays in one shared window, two flags"},
+};
+
+}  // namespace
 
 const std::vector<std::string>& exchanger_names() {
-  static const std::vector<std::string> names = {"gw",      "mpi-isend", "mpi-persistent", "mpi-alltoallw",
-                                                 "mpi-put", "raw"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> list;
+    for (const Named& e : exchangers) list.emplace_back(e.name);
+    return list;
+  }();
   return names;
 }
 
 std::string_view exchanger_summary(std::string_view name) {
-  if (name == "gw") return "ghostwire Plan built once, plan.exchange() (arrays in a Segment, read in place)";
-  if (name == "mpi-isend") return "MPI_Irecv / MPI_Isend + MPI_Waitall, hand-written pack and unpack";
-  if (name == "mpi-persistent") return "MPI_Recv_init / MPI_Send_init once; pack, MPI_Startall, MPI_Waitall, unpack";
-  if (name == "mpi-alltoallw") return "MPI_Neighbor_alltoallw, derived datatypes on the array, no packing";
-  if (name == "mpi-put") return "pack, MPI_Put into the neighbours' receive buffers between MPI_Win_fence, unpack";
-  if (name == "raw") return "the floor: copy straight from the neighbours' arrays in one shared window, two flags";
+  for (const Named& e : exchangers)
+    if (name == e.name) return e.summary;
   return "";
 }
 
