@@ -1,17 +1,13 @@
 // The names of the message implementations and their one-line summaries: apart from the factories
 // (messenger_registry.cpp), so the option parser links without any implementation.
 #include "messenger.hpp"
+#include "named_summaries.hpp"
 
 namespace gwbench {
 namespace {
 
-struct Named {
-  const char* name;
-  const char* summary;
-};
-
 // In the order --help lists them.
-const Named implementations[] = {
+const NamedSummary implementations[] = {
     {"gw", "ghostwire write_notify + notify_wait (inter-node transport from GHOSTWIRE_TRANSPORT)"},
     {"gw-p2p", "the same with GHOSTWIRE_TRANSPORT=p2p (two-sided MPI between nodes)"},
     {"gw-rma", "the same with GHOSTWIRE_TRANSPORT=rma (MPI-3 one-sided between nodes)"},
@@ -23,18 +19,10 @@ const Named implementations[] = {
 }  // namespace
 
 const std::vector<std::string>& implementation_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> list;
-    for (const Named& e : implementations) list.emplace_back(e.name);
-    return list;
-  }();
+  static const std::vector<std::string> names = names_of(implementations);
   return names;
 }
 
-std::string_view implementation_summary(std::string_view name) {
-  for (const Named& e : implementations)
-    if (name == e.name) return e.summary;
-  return "";
-}
+std::string_view implementation_summary(std::string_view name) { return summary_of(implementations, name); }
 
 }  // namespace gwbench

@@ -1,17 +1,13 @@
 // The names of the halo implementations and their one-line summaries: apart from the factories
 // (exchanger_registry.cpp), so the option parser links without any implementation.
+#include "../named_summaries.hpp"
 #include "exchanger.hpp"
 
 namespace gwbench::halo {
 namespace {
 
-struct Named {
-  const char* name;
-  const char* summary;
-};
-
 // In the order --help lists them.
-const Named exchangers[] = {
+const NamedSummary exchangers[] = {
     {"gw", "ghostwire Plan built once, plan.exchange() (arrays in a Segment, read in place)"},
     {"mpi-isend", "MPI_Irecv / MPI_Isend + MPI_Waitall, hand-written pack and unpack"},
     {"mpi-persistent", "MPI_Recv_init / MPI_Send_init once; pack, MPI_Startall, MPI_Waitall, unpack"},
@@ -23,19 +19,11 @@ const Named exchangers[] = {
 }  // namespace
 
 const std::vector<std::string>& exchanger_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> list;
-    for (const Named& e : exchangers) list.emplace_back(e.name);
-    return list;
-  }();
+  static const std::vector<std::string> names = names_of(exchangers);
   return names;
 }
 
-std::string_view exchanger_summary(std::string_view name) {
-  for (const Named& e : exchangers)
-    if (name == e.name) return e.summary;
-  return "";
-}
+std::string_view exchanger_summary(std::string_view name) { return summary_of(exchangers, name); }
 
 bool is_mpi_exchanger(std::string_view name) { return name.substr(0, 4) == "mpi-"; }
 
