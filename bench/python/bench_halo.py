@@ -17,11 +17,10 @@ float64. Before timing, the mpi4py variants' ghost faces are checked against the
   /usr/bin/python3 bench/python/bench_halo.py --launch 2,4 --json bench/python/halo.jsonl
   # smoke run (tiny sizes, a few repeats):
   /usr/bin/python3 bench/python/bench_halo.py --launch 2 --quick
-Uses the build tree's package (build/bindings/python) when it exists, else an installed ghostwire.
+Uses an installed ghostwire (or PYTHONPATH's), else the build tree's (build/bindings/python).
 """
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -31,9 +30,11 @@ from pathlib import Path
 import numpy
 
 ROOT = Path(__file__).resolve().parents[2]
-if (ROOT / "build" / "bindings" / "python").is_dir() and "ghostwire" not in sys.modules:
-    sys.path.insert(0, str(ROOT / "build" / "bindings" / "python"))  # the build tree's package, if any
-import ghostwire  # noqa: E402  importing does not start MPI: the driver mode only launches
+try:
+    import ghostwire  # importing does not start MPI: the driver mode only launches
+except ImportError:  # not installed and no PYTHONPATH: the build tree's package
+    sys.path.insert(0, str(ROOT / "build" / "bindings" / "python"))
+    import ghostwire
 VARIANTS = ["gw", "gw-cxx", "mpi4py-sendrecv", "mpi4py-persistent"]
 SIZES = {2: [256, 512, 1024, 2048, 4096], 3: [32, 64, 128, 256]}
 QUICK_SIZES = {2: [64], 3: [16]}
@@ -242,10 +243,6 @@ def print_table(rows):
 # ---- driver: launch the benchmark on several rank counts ------------------------------------------
 
 def drive(opts, argv):
-    env = dict(os.environ)
-    build = ROOT / "build" / "bindings" / "python"
-    if "PYTHONPATH" not in env and build.exists():
-        env["PYTHONPATH"] = str(build)
     forwarded = []
     skip = False
     for a in argv:  # everything but --launch/--path and their values
@@ -263,7 +260,7 @@ def drive(opts, argv):
     for ranks in [int(r) for r in opts.launch.split(",")]:
         command = [str(ROOT / "scripts" / "launch"), "--path", opts.path, "-n", str(ranks), "--timeout", "3600", "--",
                    sys.executable, str(Path(__file__).resolve())] + forwarded
-        run = subprocess.run(command, env=env, capture_output=True, text=True)
+        run = subprocess.run(command, capture_output=True, text=True)
         sys.stderr.write(run.stderr)
         if run.returncode:
             sys.stdout.write(run.stdout)
