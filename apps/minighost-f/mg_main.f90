@@ -24,11 +24,12 @@ program gw_minighost_f
   type(run_state), pointer :: s => null()
   character(len=:), allocatable :: note   ! about an enlarged grid, in every run's header
   integer :: rank, ranks, block(3), coords(3), process(3), global(3), offset(3), points, report_every, v, k, r, steps
-  real(8), allocatable :: work(:, :, :), spike_values(:, :), round_times(:, :)
+  real(8), allocatable :: work(:), spike_values(:, :), round_times(:, :)
   integer, allocatable :: spike_cells(:, :), flux_cells(:, :), flux_weights(:)
   real(8) :: tolerance, start
   logical :: check_every_step
   integer(8) :: total_steps
+  integer, parameter :: short_row = 32   ! blocks with rows shorter than this are swept plane by plane
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -43,7 +44,8 @@ program gw_minighost_f
   call decompose()
   points = merge(5, merge(9, merge(7, 27, o%stencil == 23), o%stencil == 22), o%stencil == 21)
   call boundary_cells()
-  allocate(work(block(1), block(2), block(3)))
+  ! Room for the dense owned cells (long rows) or two planes of the flat sweep (short rows).
+  allocate(work(max(product(int(block, 8)), 2 * plane_span(block))))
   tolerance = real(1.0 / (10.0 ** o%error_tol), 8)   ! single precision, as the reference
   check_every_step = o%percent_sum > 0 .or. o%debug_grid == 1
   report_every = merge(o%num_tsteps, o%report_diffusion, o%report_diffusion == 0)
@@ -364,16 +366,27 @@ contains
   ! Jacobi: the averages into work, then back; returns the sum of the new owned cells. The points are
   ! added in the reference's order and divided, so every value is the reference's bit for bit.
   real(8) function apply_stencil(u) result(total)
-    real(8), intent(inout) :: u(0:, 0:, 0:)
-    total = stencil_sweep(u, work, o%stencil, block(1), block(2), block(3))
+    real(8), contiguous, intent(inout) :: u(0:, 0:, 0:)
+    if (block(1) < short_row) then
+      total = sweep_planes(u, work, int(plane_span(block)), o%stencil, block(1), block(2), block(3))
+    else
+      total = sweep_rows(u, work, o%stencil, block(1), block(2), block(3))
+    end if
   end function
 
-  ! The sweep with everything it touches as arguments: the program's own variables (work, block)
-  ! seen from inside would be memory any store might change, and gfortran then vectorises nothing.
-  real(8) function stencil_sweep(u, w, stencil, nx, ny, nz) result(total)
+  ! Cells from (1, 1, k) to (nx, ny, k) of an array u(0:nx+1, 0:ny+1, 0:nz+1), one plane's flat run.
+  integer(8) function plane_span(b)
+    integer, intent(in) :: b(3)
+    plane_span = int(b(2) - 1, 8) * (b(1) + 2) + b(1)
+  end function
+
+  ! Long rows: row by row into the dense work array, then back. Everything the sweep touches comes
+  ! as arguments: the program's own variables (work, block) seen from inside would be memory any
+  ! store might change, and gfortran then vectorises nothing.
+  real(8) function sweep_rows(u, w, stencil, nx, ny, nz) result(total)
     integer, intent(in) :: stencil, nx, ny, nz
-    real(8), intent(inout) :: u(0:, 0:, 0:)
-    real(8), contiguous, intent(out) :: w(:, :, :)
+    real(8), intent(inout) :: u(0:nx + 1, 0:ny + 1, 0:nz + 1)
+    real(8), intent(out) :: w(nx, ny, nz)
     real(8) :: columns(nx)
     integer :: i, j, k
     select case (stencil)
@@ -436,6 +449,85 @@ contains
     end do
     total = sum(columns)
   end function
+
+  ! Short rows (miniGhost's small blocks): a loop per row of ten cells spends more on starting and
+  ! ending the vector loop than on the cells. So plane k is swept as one flat run from (1, 1, k) to
+  ! (nx, ny, k) of u seen as one long array, ghost columns included (what lands there is never
+  ! used), into one of two plane buffers; it goes back into u once plane k + 1, the last to read its
+  ! old values, is done. The sums are per column, as in sweep_rows, so both give the same total.
+  real(8) function sweep_planes(u, w, span, stencil, nx, ny, nz) result(total)
+    integer, intent(in) :: span, stencil, nx, ny, nz
+    real(8), intent(inout) :: u(0:(nx + 2) * (ny + 2) * (nz + 2) - 1)
+    real(8), intent(out) :: w(0:span - 1, 0:1)
+    real(8) :: columns(nx)
+    integer :: k, sx, sxy, first
+    sx = nx + 2
+    sxy = sx * (ny + 2)
+    columns = 0
+    do k = 1, nz
+      first = 1 + sx + k * sxy
+      call average_plane(u, w(:, mod(k, 2)), first, span, sx, sxy, stencil)
+      if (k > 1) call copy_plane_back(u(first - sxy:), w(:, mod(k - 1, 2)), sx, nx, ny, columns)
+    end do
+    call copy_plane_back(u(1 + sx + nz * sxy:), w(:, mod(nz, 2)), sx, nx, ny, columns)
+    total = sum(columns)
+  end function
+
+  ! A flat plane run (row j at (j - 1) * sx) back into the owned cells of its plane, which start at
+  ! u(1) (rows sx apart), adding each cell to its column's sum.
+  subroutine copy_plane_back(u, plane, sx, nx, ny, columns)
+    integer, intent(in) :: sx, nx, ny
+    real(8), intent(inout) :: u(0:*)
+    real(8), intent(in) :: plane(0:*)
+    real(8), intent(inout) :: columns(nx)
+    integer :: i, j
+    do j = 0, ny - 1
+      do i = 0, nx - 1
+        u(j * sx + i) = plane(j * sx + i)
+        columns(i + 1) = columns(i + 1) + plane(j * sx + i)
+      end do
+    end do
+  end subroutine
+
+  ! out(t) = the stencil's average at u(first + t), t = 0 .. span - 1 (offsets: +-1 along i, +-sx
+  ! along j, +-sxy along k); the points in the reference's order, as in sweep_rows.
+  subroutine average_plane(u, out, first, span, sx, sxy, stencil)
+    real(8), intent(in) :: u(0:*)
+    integer, intent(in) :: first, span, sx, sxy, stencil
+    real(8), intent(out) :: out(0:span - 1)
+    integer :: t, c
+    select case (stencil)
+    case (21)
+      do t = 0, span - 1
+        c = first + t
+        out(t) = (u(c - 1) + u(c - sx) + u(c) + u(c + sx) + u(c + 1)) / 5d0
+      end do
+    case (22)
+      do t = 0, span - 1
+        c = first + t
+        out(t) = (u(c - 1 - sx) + u(c - 1) + u(c - 1 + sx) + u(c - sx) + u(c) + u(c + sx) + &
+                  u(c + 1 - sx) + u(c + 1) + u(c + 1 + sx)) / 9d0
+      end do
+    case (23)
+      do t = 0, span - 1
+        c = first + t
+        out(t) = (u(c - sxy) + u(c - 1) + u(c - sx) + u(c) + u(c + sx) + u(c + 1) + u(c + sxy)) / 7d0
+      end do
+    case default
+      do t = 0, span - 1
+        c = first + t
+        out(t) = ((u(c - sxy - 1 - sx) + u(c - sxy - 1) + u(c - sxy - 1 + sx) + &
+                   u(c - sxy - sx) + u(c - sxy) + u(c - sxy + sx) + &
+                   u(c - sxy + 1 - sx) + u(c - sxy + 1) + u(c - sxy + 1 + sx)) + &
+                  (u(c - 1 - sx) + u(c - 1) + u(c - 1 + sx) + &
+                   u(c - sx) + u(c) + u(c + sx) + &
+                   u(c + 1 - sx) + u(c + 1) + u(c + 1 + sx)) + &
+                  (u(c + sxy - 1 - sx) + u(c + sxy - 1) + u(c + sxy - 1 + sx) + &
+                   u(c + sxy - sx) + u(c + sxy) + u(c + sxy + sx) + &
+                   u(c + sxy + 1 - sx) + u(c + sxy + 1) + u(c + sxy + 1 + sx))) / 27d0
+      end do
+    end select
+  end subroutine
 
   real(8) function interior_sum(var)
     integer, intent(in) :: var
