@@ -63,6 +63,7 @@ class Floor:
     versus: float
     versus_low: float
     versus_high: float
+    bound: float | None = None   # the bound `versus` is judged against, where it is not the goal's
 
 
 @dataclass
@@ -92,6 +93,8 @@ class Verdict:
             f = self.floor
             text += (f"; floor {f.text} = {f.ratio:.3f}, {self.text.split(' / ')[0]} / floor = {f.versus:.3f} "
                      f"[{f.versus_low:.3f}-{f.versus_high:.3f}]")
+            if f.bound is not None:
+                text += f" (judged at {'least' if self.at_least else 'most'} {f.bound:.2f})"
         return text
 
 
@@ -101,9 +104,12 @@ def satisfies(value: float, bound: float, at_least: bool) -> bool:
 
 def judge(benchmark: str, where: str, text: str, ratios: list[float], bound: float, at_least: bool,
           unit: str = "paired repeats", floor_text: str = "", floor_ratios: list[float] | None = None,
-          versus_floor: list[float] | None = None, headline: bool = False) -> Verdict | None:
+          versus_floor: list[float] | None = None, headline: bool = False,
+          floor_bound: float | None = None) -> Verdict | None:
     """The verdict on per-repetition `ratios` (None if there are none). With a floor: its own
-    per-repetition ratios in the goal's terms and the goal variant's ratios to it."""
+    per-repetition ratios in the goal's terms and the goal variant's ratios to it, judged against
+    `floor_bound` (default `bound`: for a goal of "at most 1.0x X", reaching the floor is the same
+    bound; for a speed-up goal, reaching the floor is 1.0)."""
     ratios = [r for r in ratios if r is not None and math.isfinite(r) and r > 0]
     if not ratios:
         return None
@@ -115,16 +121,18 @@ def judge(benchmark: str, where: str, text: str, ratios: list[float], bound: flo
     if floor_ratios and versus_floor:
         floor = statistics.median(floor_ratios)
         versus, versus_low, versus_high = median_interval(versus_floor)
-        verdict.floor = Floor(floor_text, floor, versus, versus_low, versus_high)
+        verdict.floor = Floor(floor_text, floor, versus, versus_low, versus_high, floor_bound)
         # The floor is beyond the bound, or within the reproducibility of it (no room left that the
         # machine could show): then the goal's margin is measured from the floor.
         at_the_bound = not satisfies(floor, bound, at_least) or abs(floor / bound - 1.0) <= REPRODUCIBILITY
-        if at_the_bound and satisfies(versus, bound, at_least):
+        versus_bound = bound if floor_bound is None else floor_bound
+        if at_the_bound and satisfies(versus, versus_bound, at_least):
             verdict.status = "floor"
             return verdict
         # Judged from the floor, the same reproducibility applies: within it, the run cannot tell.
         floor_reach = versus_high if at_least else versus_low
-        if at_the_bound and (satisfies(floor_reach, bound, at_least) or abs(versus / bound - 1.0) <= REPRODUCIBILITY):
+        if at_the_bound and (satisfies(floor_reach, versus_bound, at_least)
+                             or abs(versus / versus_bound - 1.0) <= REPRODUCIBILITY):
             verdict.status = "tie"
             return verdict
     reach = high if at_least else low

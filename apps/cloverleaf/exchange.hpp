@@ -61,6 +61,8 @@ class Exchange {
 // allgather on ghostwire's allreduce (shared memory inside a node, no MPI round trip): each rank
 // adds its values into its own slot of -0.0s. Exact: -0.0 + x == x bit for bit, for every x.
 void allgather_by_allreduce(ghostwire::World& world, std::span<const double> mine, std::span<double> all);
+// allgather by MPI_Allgather on `comm`, as the reference gathers.
+void allgather_by_mpi(MPI_Comm comm, std::span<const double> mine, std::span<double> all);
 
 using ExchangeFactory = std::unique_ptr<Exchange> (*)(const ExchangeSetup& setup);
 

@@ -61,10 +61,7 @@ class MpiExchange final : public Exchange {
   }
 
   void barrier() override { MPI_Barrier(comm_); }
-  void allgather(std::span<const double> mine, std::span<double> all) override {
-    MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), static_cast<int>(mine.size()),
-                  MPI_DOUBLE, comm_);
-  }
+  void allgather(std::span<const double> mine, std::span<double> all) override { allgather_by_mpi(comm_, mine, all); }
 
  private:
   void post(Face face, std::size_t size, int send_tag, int receive_tag, int& count) {

@@ -68,6 +68,20 @@ class Judge(unittest.TestCase):
                           floor_ratios=[0.92] * 9, versus_floor=[0.87] * 9)
         self.assertEqual(far.status, "NOT MET")
 
+    def test_floor_with_its_own_bound(self):
+        # A speed-up goal (time ratio at most 1/1.1) whose floor, no exchange at all, is itself above
+        # the bound: the variant is judged against the floor at 1.0 (as fast as no exchange).
+        def judge(versus, floor_bound=1.0):
+            return goals.judge("cloverleaf", "h", "best gw / mpi", [0.95] * 9, 1 / 1.1, at_least=False,
+                               floor_text="commfree / mpi", floor_ratios=[0.93] * 9, versus_floor=[versus] * 9,
+                               floor_bound=floor_bound)
+        self.assertEqual(judge(0.99).status, "floor")
+        self.assertIn("(judged at most 1.00)", judge(0.99).line())
+        self.assertEqual(judge(1.02).status, "tie")
+        self.assertEqual(judge(1.08).status, "NOT MET")
+        # Without its own bound the floor is held to the goal's, which no variant reaches here.
+        self.assertEqual(judge(0.99, floor_bound=None).status, "NOT MET")
+
     def test_nothing_to_judge(self):
         self.assertIsNone(goals.judge("b", "h", "r", [], 1.0, at_least=True))
         self.assertEqual(goals.paired_ratios({0: 2.0, 1: 3.0, 2: 1.0}, {0: 1.0, 2: 2.0}), [2.0, 0.5])
@@ -75,12 +89,14 @@ class Judge(unittest.TestCase):
     def test_round_trip_through_json(self):
         verdicts = [goals.judge("heat", "h", "r", [0.90] * 9, 0.95, at_least=True, floor_text="f",
                                 floor_ratios=[0.92] * 9, versus_floor=[0.98] * 9),
-                    goals.judge("b", "h", "r", [1.0, 1.1], 1.2, at_least=False, headline=True)]
+                    goals.judge("b", "h", "r", [1.0, 1.1], 1.2, at_least=False, headline=True),
+                    goals.judge("c", "h", "r", [0.95] * 9, 0.9, at_least=False, floor_text="f",
+                                floor_ratios=[0.93] * 9, versus_floor=[0.99] * 9, floor_bound=1.0)]
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "goals.json"
             goals.write(path, verdicts)
             self.assertEqual(goals.read(path), verdicts)
-        self.assertEqual(goals.counts(verdicts), {"met": 1, "tie": 0, "floor": 1, "NOT MET": 0})
+        self.assertEqual(goals.counts(verdicts), {"met": 1, "tie": 0, "floor": 2, "NOT MET": 0})
 
 
 if __name__ == "__main__":
