@@ -2,7 +2,7 @@
 """The CloverLeaf benchmark of issue 16: every exchange variant of gw-cloverleaf (as its --help lists
 them: mpi, the reference's scheme, and the ghostwire variants) x sync mode (p2p, global) side by
 side, on clover_bm_short (960 x 960) and on a strong-scaling case where the exchange matters
-(clover_strong, 240 x 240: 120 x 120 cells per rank at 4 ranks), at 1, 2 and 4 ranks on one node,
+(clover_strong, 128 x 128: 64 x 128 cells per rank at 2 ranks, 64 x 64 at 4), at 1, 2 and 4 ranks on one node,
 2 ranks on emulated nodes and 2 ranks on two hosts; optionally gw-cloverleaf against the reference
 Fortran code on one rank.
 
@@ -58,9 +58,9 @@ DEFAULT_LAUNCHES = "intra-1,intra-2,intra-4,emulated-2,multihost-2"
 # The default length of a job, chosen for the suite's budget of about 2-3 minutes on 2 cores with
 # the 8 variants of today's build (4 exchanges x 2 sync modes). Measured on the 2-vCPU VM (lightly
 # loaded): clover_bm_short's 960 x 960 step takes ~80 ms on one rank and ~45 ms on two, plus ~0.15 s
-# per run to allocate and generate the fields; clover_strong's 240 x 240 step ~2.8 ms and ~1.4 ms.
+# per run to allocate and generate the fields; clover_strong's 128 x 128 step ~0.8 ms and ~0.45 ms.
 #  - Steps per run: 10 of clover_bm_short's 87 (0.5-0.8 s per run; its test problem is not checked
-#    then, the tests do that), 200 of clover_strong's 1000 (0.3-0.6 s). Shorter runs are dominated
+#    then, the tests do that), 600 of clover_strong's 1000 (0.3-0.5 s). Shorter runs are dominated
 #    by the VM's jitter; every variant computes the same steps.
 #  - Rounds: 7 on clover_strong (the 1.1x goal at intra-2 and intra-4 needs the narrowest interval,
 #    and between hosts 3 rounds of it spread 1.18-1.46 in one run); 3 on clover_bm_short; 2 on one
@@ -68,8 +68,8 @@ DEFAULT_LAUNCHES = "intra-1,intra-2,intra-4,emulated-2,multihost-2"
 #    costs nothing there.
 # About 25-40 s per launch with 8 variants (intra-4 the longest: 4 ranks share the 2 cores), plus
 # ~1.5 s per job to start MPI: 2.5-3 minutes in all. A busy machine stretches it 2-3x.
-DEFAULT_STEPS = {"clover_bm_short": 10, "clover_strong": 200}
-QUICK_STEPS = {"clover_bm_short": 3, "clover_strong": 30}
+DEFAULT_STEPS = {"clover_bm_short": 10, "clover_strong": 600}
+QUICK_STEPS = {"clover_bm_short": 3, "clover_strong": 60}
 GOAL_ROUNDS = 7
 OTHER_ROUNDS = 3
 SINGLE_RANK_ROUNDS = 2
