@@ -407,6 +407,8 @@ contains
 
   ! Jacobi: the averages into work, then back; returns the sum of the new owned cells. The points are
   ! added in the reference's order and divided, so every value is the reference's bit for bit.
+  ! `u` and `storage` are the same field (storage its flat view, update): each branch reads and
+  ! writes it through one of them only, as Fortran's rules for aliased arguments require.
   real(8) function apply_stencil(u, storage, sx, sxy) result(total)
     real(8), intent(inout) :: u(0:, 0:, 0:)
     real(8), intent(inout) :: storage(0:)

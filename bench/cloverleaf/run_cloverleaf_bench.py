@@ -66,8 +66,9 @@ DEFAULT_LAUNCHES = "intra-1,intra-2,intra-4,emulated-2,multihost-2"
 #    and between hosts 3 rounds of it spread 1.18-1.46 in one run); 3 on clover_bm_short; 2 on one
 #    rank, where no variant exchanges anything (one chunk) and the goal only checks that a variant
 #    costs nothing there.
-# About 25-40 s per launch with 8 variants (intra-4 the longest: 4 ranks share the 2 cores), plus
-# ~1.5 s per job to start MPI: 2.5-3 minutes in all. A busy machine stretches it 2-3x.
+# About 30-50 s per launch with 8 variants on clover_bm_short and 10 (commfree too) on clover_strong
+# (intra-4 the longest: 4 ranks share the 2 cores), plus ~1.5 s per job to start MPI: about 3.5
+# minutes in all (the main job at 8f6cf3a). A busy machine stretches it 2-3x.
 DEFAULT_STEPS = {"clover_bm_short": 10, "clover_strong": 600}
 QUICK_STEPS = {"clover_bm_short": 3, "clover_strong": 60}
 GOAL_ROUNDS = 7
