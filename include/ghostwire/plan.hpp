@@ -12,8 +12,9 @@
 //    Segment, the sender instead writes a sparse message straight into them ("pushed": one
 //    copy), if the receiver has asked for the message already, and stages it otherwise.
 //  - Inter-node, send() packs into a buffer and sends it (two-sided transport, the default: a
-//    persistent MPI message; ghost cells that are one contiguous run receive it in place) or
-//    makes a notified write into a double-buffered slot at the receiver (one-sided transport).
+//    persistent MPI message, received into a buffer and unpacked, or, for ghost cells that are
+//    one contiguous run received by exchange() or finish(), straight into them) or makes a
+//    notified write into a double-buffered slot at the receiver (one-sided transport).
 //
 // Ghost cells and the calls that fill them: from the call that asks for a slot's next message
 // (test_recv, wait_recv, test_recv_in_place; start() and exchange() for all their slots) until

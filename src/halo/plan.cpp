@@ -176,7 +176,7 @@ void consume(PlanState& p, ReceiveSlot& slot, Receipt receipt) {
 bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) {
   if (slot.path == SlotPath::pushed) return try_receive_push(p, slot);  // no copy: the values are in place
   if (slot.path == SlotPath::messages) {
-    if (!try_receive_message(p, slot)) return false;
+    if (!try_receive_message(p, slot, receipt == Receipt::exchange)) return false;
     slot.consumed = slot.sequence;
     return true;
   }
@@ -235,6 +235,7 @@ bool ready_for_next(PlanState& p, SendSlot& slot) {
 // receiver is ready, so two ranks that both sent before receiving keep each other moving.
 void prepare_receive(PlanState& p, ReceiveSlot& slot) {
   if (slot.path == SlotPath::pushed) signal_ghosts_free(slot);
+  if (slot.path == SlotPath::messages) hand_over_ghosts(p, slot);
   progress_pushes(p);
 }
 
@@ -245,6 +246,7 @@ void start_sends(PlanState& p, const std::vector<std::int32_t>& sends, const std
   for (std::int32_t index : receives) {
     ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
     if (slot.path == SlotPath::pushed) signal_ghosts_free(slot);
+    if (slot.path == SlotPath::messages) hand_over_ghosts(p, slot);
   }
   for (std::int32_t index : sends) {
     SendSlot& slot = p.sends[static_cast<std::size_t>(index)];

@@ -252,6 +252,20 @@ const std::byte* single_run(std::span<const Piece> pieces) {
   return any && contiguous ? piece.base + first * piece.element_size : nullptr;
 }
 
+
+// A message received in place: `bytes` at `run`, then the trailer at `trailer` (absolute
+// addresses, for a receive at MPI_BOTTOM).
+MPI_Datatype in_place_datatype(const std::byte* run, std::size_t bytes, std::byte* trailer) {
+  int lengths[2] = {static_cast<int>(bytes), static_cast<int>(sizeof(MessageTrailer))};
+  MPI_Aint displacements[2];
+  check_mpi(MPI_Get_address(run, &displacements[0]), "MPI_Get_address");
+  check_mpi(MPI_Get_address(trailer, &displacements[1]), "MPI_Get_address");
+  MPI_Datatype type;
+  check_mpi(MPI_Type_create_hindexed(2, lengths, displacements, MPI_BYTE, &type), "MPI_Type_create_hindexed");
+  check_mpi(MPI_Type_commit(&type), "MPI_Type_commit");
+  return type;
+}
+
 }  // namespace
 
 void commit_plan(PlanState& p) {
@@ -290,7 +304,7 @@ void commit_plan(PlanState& p) {
   // Buffers of the messages path: two halves per slot, each with its trailer, plus a word for the
   // acknowledgement; allocated once here so the persistent requests can point into them.
   std::vector<std::size_t> message_offset(2 * slots, 0);
-  std::size_t message_bytes_total = 0, message_slots = 0;
+  std::size_t message_bytes_total = 0, message_slots = 0, receive_message_slots = 0;
   auto half = [](std::size_t bytes) { return round_up(bytes + sizeof(MessageTrailer), line); };
   for (std::size_t s = 0; s < slots; ++s) {
     if (p.world->shares_memory_with(p.neighbours[s / channels]) || p.inter_path != SlotPath::messages) continue;
@@ -303,13 +317,16 @@ void commit_plan(PlanState& p) {
       message_offset[2 * s + 1] = message_bytes_total;
       message_bytes_total += 2 * half(message_bytes(p, p.receive_pieces[s])) + line;
       ++message_slots;
+      ++receive_message_slots;
     }
   }
   p.message_memory.assign(message_bytes_total, std::byte{0});
   // Three persistent requests per message slot; an MPI has a finite request table (MPICH 4.0:
   // 262,144 per process), so plans with very many slots post each message on demand instead.
-  p.persistent_requests = message_slots != 0 && reserve_persistent_requests(3 * message_slots);
-  if (p.persistent_requests) p.reserved_requests = 3 * message_slots;
+  // (Receive slots take two more for receiving in place.)
+  const std::size_t requests = 3 * message_slots + 2 * receive_message_slots;
+  p.persistent_requests = message_slots != 0 && reserve_persistent_requests(requests);
+  if (p.persistent_requests) p.reserved_requests = requests;
 
   std::vector<std::vector<std::byte>> outgoing;
   for (std::size_t n = 0; n < p.neighbours.size(); ++n) outgoing.push_back(describe_for(p, layout, n));
@@ -401,12 +418,22 @@ void commit_plan(PlanState& p) {
                                     r, tag, comm, &slot.receive_request[parity]),
                       "MPI_Recv_init");
             check_mpi(MPI_Start(&slot.receive_request[parity]), "MPI_Start");
+            slot.buffer_posted[parity] = true;
           }
           slot.tag = static_cast<int>(message_tags_per_slot * s);
           slot.ack_word = reinterpret_cast<std::uint32_t*>(base + 2 * size);
           if (p.persistent_requests)
             check_mpi(MPI_Send_init(slot.ack_word, 1, MPI_UINT32_T, r, slot.tag + 2, comm, &slot.ack_request),
                       "MPI_Send_init");
+          if (const std::byte* run = single_run(mine_pieces); run && p.persistent_requests) {
+            // The trailer's own word shares the acknowledgement's line (a line per slot is kept for it).
+            slot.in_place_trailer = base + 2 * size + sizeof(MessageTrailer);
+            slot.in_place_type = in_place_datatype(run, slot.bytes, slot.in_place_trailer);
+            for (int parity = 0; parity < 2; ++parity)
+              check_mpi(MPI_Recv_init(MPI_BOTTOM, 1, slot.in_place_type, r, slot.tag + parity, comm,
+                                      &slot.in_place_request[parity]),
+                        "MPI_Recv_init");
+          }
         } else if (slot.path == SlotPath::inter) {
           for (int parity = 0; parity < 2; ++parity) {
             Layout whole = Layout::contiguous(0, slot.bytes);

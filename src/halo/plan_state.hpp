@@ -147,14 +147,18 @@ struct ReceiveSlot {
   NotificationId remote_ack_id = 0;
   // messages
   std::byte* buffer[2] = {nullptr, nullptr};
-  // Persistent, kept started (into buffer k % 2); or, receiving in place, started for the next
-  // message only once the ghost cells are free.
+  // Persistent, into buffer k % 2, posted ahead (buffer_posted) unless messages go in place.
   MPI_Request receive_request[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  bool buffer_posted[2] = {false, false};
   std::uint32_t* ack_word = nullptr;
   MPI_Request ack_request = MPI_REQUEST_NULL;  // send of the acknowledgement
   int tag = 0;                                 // of even messages; odd + 1, acknowledgement + 2
-  // messages, receive layout one contiguous run: MPI receives the data straight into it (and the
-  // trailer into buffer[0] past the data), as an MPI program receives into its ghost cells.
+  // Receive layout one contiguous run (persistent requests only): messages received by exchange()
+  // or finish() go straight into it, posted when the ghost cells are handed over (message_path.cpp).
+  MPI_Request in_place_request[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // by parity, as the tags
+  MPI_Datatype in_place_type = MPI_DATATYPE_NULL;  // the run, then the trailer at in_place_trailer
+  std::byte* in_place_trailer = nullptr;
+  bool in_place_posted = false;  // the next message's receive into the ghost cells is started
 };
 
 // The trailer after the data of a message on the messages path.
@@ -228,10 +232,13 @@ std::string describe_push_wait(const PlanState& plan, const SendSlot& slot);
 
 // The messages path (two-sided transport), in message_path.cpp.
 void post_message(PlanState& plan, SendSlot& slot, bool wants_acknowledgement);
-// A receive in place starts once the ghost cells are free (the caller asks for the next message).
+// The caller hands the ghost cells of `slot` over (it asks for the next message): if no receive of
+// it is posted, one into the ghost cells is started.
+void hand_over_ghosts(PlanState& plan, ReceiveSlot& slot);
 bool message_acknowledged(PlanState& plan, SendSlot& slot);
 bool message_buffer_free(PlanState& plan, SendSlot& slot, std::uint32_t sequence);
-bool try_receive_message(PlanState& plan, ReceiveSlot& slot);
+// by_exchange: received by exchange()/finish(), which hand the ghost cells over at their start.
+bool try_receive_message(PlanState& plan, ReceiveSlot& slot, bool by_exchange);
 void release_messages(PlanState& plan);
 // Takes `count` persistent requests from the process-wide budget; false (nothing taken) if short.
 bool reserve_persistent_requests(std::size_t count);
