@@ -123,10 +123,11 @@ void hand_over_ghosts(PlanState&, ReceiveSlot& slot) {
 bool try_receive_message(PlanState& p, ReceiveSlot& slot, bool by_exchange) {
   std::uint32_t expected = next_sequence(slot.sequence);
   int parity = static_cast<int>(expected & 1u);
-  if (p.persistent_requests) hand_over_ghosts(p, slot);  // (if the caller has not: it asks for the message)
-  const bool in_place = slot.in_place_posted;
   if (p.persistent_requests) {
-    if (!complete(in_place ? slot.in_place_request[parity] : slot.receive_request[parity])) return false;
+    // Every call that asks for a message has handed the ghost cells over, except finish() without
+    // start(): then nothing may be posted yet, and an inactive request would test complete.
+    hand_over_ghosts(p, slot);
+    if (!complete(slot.in_place_posted ? slot.in_place_request[parity] : slot.receive_request[parity])) return false;
   } else {
     int found = 0;
     MPI_Message message;
@@ -136,6 +137,7 @@ bool try_receive_message(PlanState& p, ReceiveSlot& slot, bool by_exchange) {
                         MPI_STATUS_IGNORE),
               "MPI_Mrecv");
   }
+  const bool in_place = slot.in_place_posted;
   MessageTrailer trailer;
   std::memcpy(&trailer, in_place ? slot.in_place_trailer : slot.buffer[parity] + slot.bytes, sizeof trailer);
   if (trailer.sequence != expected)

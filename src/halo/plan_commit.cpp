@@ -252,7 +252,6 @@ const std::byte* single_run(std::span<const Piece> pieces) {
   return any && contiguous ? piece.base + first * piece.element_size : nullptr;
 }
 
-
 // A message received in place: `bytes` at `run`, then the trailer at `trailer` (absolute
 // addresses, for a receive at MPI_BOTTOM).
 MPI_Datatype in_place_datatype(const std::byte* run, std::size_t bytes, std::byte* trailer) {
