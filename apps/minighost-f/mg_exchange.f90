@@ -2,6 +2,9 @@
 !   gw   every variable a grid of the ghostwire module (its array u(0:nx+1, 0:ny+1, 0:nz+1) is the
 !        grid's block), one halo update of all of them; sums by gw_allreduce_start / wait
 !   mpi  plain MPI: allocated arrays, faces packed into buffers, MPI_Irecv / MPI_Isend; MPI_Allreduce
+! and the bound on them both:
+!   commfree  mpi's arrays and sums, no exchange at all: its time is the computation alone (ghost cells
+!        facing other ranks stay 0, so with more than one rank conservation cannot hold)
 module mg_exchange
   use mpi_f08
   use ghostwire
@@ -21,7 +24,7 @@ module mg_exchange
   end type
 
   type exchanger
-    logical :: gw = .false.
+    logical :: gw = .false., commfree = .false.
     integer :: num_vars = 0, comm_method = 10
     ! gw
     type(gw_world) :: world
@@ -48,6 +51,7 @@ contains
     x%num_vars = o%num_vars
     x%comm_method = o%comm_method
     x%gw = variant == 'gw'
+    x%commfree = variant == 'commfree'
     if (x%gw) then
       call gw_world_init(x%world, MPI_COMM_WORLD)
       allocate(x%grids(o%num_vars))
@@ -116,7 +120,7 @@ contains
     type(field), intent(inout) :: fields(:)
     if (x%gw) then
       call gw_halo_update_run(x%update)
-    else
+    else if (.not. x%commfree) then
       call exchange_mpi(x, fields, 1, x%num_vars)
     end if
   end subroutine
@@ -128,7 +132,7 @@ contains
     integer, intent(in) :: v
     if (x%gw) then
       call gw_halo_update_run(x%update, grid=v)
-    else
+    else if (.not. x%commfree) then
       call exchange_mpi(x, fields, v, v)
     end if
   end subroutine

@@ -207,7 +207,7 @@ contains
       itoa(o%num_spikes * o%num_tsteps) // ')')
   end subroutine
 
-  ! "gw,mpi": names in order, each gw or mpi, none empty or twice.
+  ! "gw,mpi": names in order, each gw, mpi or commfree, none empty or twice.
   subroutine split_variants(o, rank)
     type(options), intent(inout) :: o
     integer, intent(in) :: rank
@@ -219,8 +219,9 @@ contains
       comma = index(rest, ',')
       if (comma == 0) comma = len(rest) + 1
       name = rest(1:comma - 1)
-      if (name /= 'gw' .and. name /= 'mpi') call usage_error(rank, "--variant '" // o%variant // "': variant '" // &
-        name // "' is unknown; expected gw (the ghostwire module's grids) or mpi (plain MPI), or both: gw,mpi")
+      if (name /= 'gw' .and. name /= 'mpi' .and. name /= 'commfree') call usage_error(rank, "--variant '" // &
+        o%variant // "': variant '" // name // "' is unknown; expected gw (the ghostwire module's grids), mpi " // &
+        "(plain MPI) or commfree (no exchange), or several: gw,mpi,commfree")
       if (any(o%variants == name)) call usage_error(rank, "--variant '" // o%variant // "': variant '" // name // &
         "' is listed twice")
       o%variants = [o%variants, name]

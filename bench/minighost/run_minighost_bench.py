@@ -9,7 +9,7 @@ second (cells per rank x ranks x variables / time per step).
     bench/minighost/run_minighost_bench.py --quick           a smoke test: 2 sizes, 1 run each
     bench/minighost/run_minighost_bench.py --launches emulated-2,multihost-2 --ndims 10,20,50
     bench/minighost/run_minighost_bench.py --report DIR      the table and plot of an earlier run again
-    bench/minighost/run_minighost_bench.py --fortran --variants gw,mpi --ndims 10,20,30,50
+    bench/minighost/run_minighost_bench.py --fortran --ndims 10,20,30,50
                                                             also the Fortran app (gw-minighost-f), issue 18
 
 Every point is one mpirun of gw-minighost in its side-by-side mode (--variant gw,mpi,commfree
@@ -21,9 +21,10 @@ up to 1.5x apart) cancel. Writes results/minighost-<timestamp>/ (or --out): mini
 (gw-minighost's JSON lines with the launch and repeat added), summary.txt, minighost.png and
 meta.json. Only a run on an otherwise idle machine means anything: the load average is recorded.
 
-With --fortran every point also runs gw-minighost-f (the Fortran app, variants gw and mpi side by
-side) in a job of its own right before or after the C++ job (the order alternates with the
-repeat); its variants appear as gw-f and mpi-f. Issue 18's goals: gw-f / mpi-f as issue 6's, and
+With --fortran every point also runs gw-minighost-f (the Fortran app, those of its variants gw, mpi
+and commfree that --variants names, side by side) in a job of its own right before or after the C++
+job (the order alternates with the repeat); its variants appear as gw-f, mpi-f and commfree-f.
+Issue 18's goals: gw-f / mpi-f as issue 6's (commfree-f its floor, from the same job), and
 gw-f / gw at least 0.9 (the Fortran app within 10% of the C++ one), paired round by round across
 the two jobs of a repeat (seconds apart, not moments: a weaker pairing, said in the verdict).
 """
@@ -44,7 +45,7 @@ from bench_common import APP_LAUNCHES as LAUNCHES  # noqa: E402
 import goals  # noqa: E402
 
 VARIANTS = ["gw", "mpi", "commfree"]
-FORTRAN_VARIANTS = ["gw", "mpi"]       # gw-minighost-f's; reported as gw-f and mpi-f
+FORTRAN_VARIANTS = ["gw", "mpi", "commfree"]   # gw-minighost-f's; reported as gw-f, mpi-f, commfree-f
 TABLE_VARIANTS = VARIANTS + [f"{v}-f" for v in FORTRAN_VARIANTS]
 COMM_NAMES = {10: "BSPMA", 11: "SVAF"}
 # Issue 6: gw at least as fast as mpi everywhere, at least 1.3x faster for NDIM <= 20.
@@ -196,10 +197,13 @@ def verdicts(records: list[dict]) -> list[goals.Verdict]:
                     "minighost", where, "gw / mpi", goals.paired_ratios(rates["gw"], rates["mpi"]), goal_speedup(n),
                     at_least=True, unit="paired rounds",
                     headline=(n, num_vars, comm) in ((10, 20, 11), (50, 20, 10), (100, 1, 11))))
-            if "gw-f" in rates and "mpi-f" in rates:  # issue 18: the Fortran app
+            if "gw-f" in rates and "mpi-f" in rates:  # issue 18: the Fortran app, its commfree the floor
+                floor = rates.get("commfree-f", {})
                 found.append(goals.judge(
                     "minighost-f", where, "gw-f / mpi-f", goals.paired_ratios(rates["gw-f"], rates["mpi-f"]),
-                    goal_speedup(n), at_least=True, unit="paired rounds"))
+                    goal_speedup(n), at_least=True, unit="paired rounds", floor_text="commfree-f / mpi-f",
+                    floor_ratios=goals.paired_ratios(floor, rates["mpi-f"]),
+                    versus_floor=goals.paired_ratios(rates["gw-f"], floor), floor_bound=1.0))
             if "gw-f" in rates and "gw" in rates:
                 found.append(goals.judge(
                     "minighost-f", where, "gw-f / gw (Fortran / C++)", goals.paired_ratios(rates["gw-f"], rates["gw"]),
@@ -228,7 +232,7 @@ def summary(records: list[dict]) -> str:
                 if any(c is not None for c in cells):
                     lines.append(f"{variant:<14}" + "".join(f"{c:>10.3e}" if c else f"{'-':>10}" for c in cells))
             for top_name, bottom in (("gw", "mpi"), ("gw", "commfree"), ("commfree", "mpi"), ("gw-f", "mpi-f"),
-                                     ("gw-f", "gw")):
+                                     ("gw-f", "commfree-f"), ("commfree-f", "mpi-f"), ("gw-f", "gw")):
                 row = []
                 for n in ndims:
                     top = points.get((launch, stencil, num_vars, comm, n, top_name))
@@ -256,20 +260,21 @@ def plot(records: list[dict], out_dir: Path) -> Path | None:
     figure, axes = plt.subplots(len(launches), len(var_counts), figsize=(5.6 * len(var_counts), 4.0 * len(launches)),
                                 squeeze=False)
     styles = {10: "-", 11: "--"}
-    colors = {"gw": "C0", "mpi": "C1", "commfree": "C7", "gw-f": "C2", "mpi-f": "C3"}
+    colors = {"gw": "C0", "mpi": "C1", "commfree": "C7", "gw-f": "C2", "mpi-f": "C3", "commfree-f": "C8"}
     for row, launch in enumerate(launches):
         for col, num_vars in enumerate(var_counts):
             axis = axes[row][col]
             for stencil, comm, variant in sorted({(k[1], k[3], k[5]) for k in points
                                                   if k[0] == launch and k[2] == num_vars}):
-                if variant == "commfree" and comm != 10:
+                if variant.startswith("commfree") and comm != 10:
                     continue  # commfree does not exchange: one line is enough
                 xy = sorted((k[4], v) for k, v in points.items()
                             if k[0] == launch and k[1] == stencil and k[2] == num_vars and k[3] == comm
                             and k[5] == variant)
-                label = variant if variant == "commfree" else f"{variant} {COMM_NAMES.get(comm, comm)}"
+                free = variant.startswith("commfree")
+                label = variant if free else f"{variant} {COMM_NAMES.get(comm, comm)}"
                 axis.plot([x for x, _ in xy], [y for _, y in xy], marker="o", markersize=3, label=label,
-                          color=colors.get(variant), linestyle=":" if variant == "commfree" else styles.get(comm, "-"))
+                          color=colors.get(variant), linestyle=":" if free else styles.get(comm, "-"))
             ranks = LAUNCHES[launch][1]
             axis.set_title(f"{launch}: {ranks} ranks, {num_vars} variable{'s' if num_vars > 1 else ''}", fontsize=10)
             ndims = sorted({k[4] for k in points if k[0] == launch})
@@ -306,7 +311,8 @@ def main() -> int:
     parser.add_argument("--variants", default=",".join(VARIANTS), help="gw-minighost variants")
     parser.add_argument("--launches", default="intra-2,intra-4", help=f"comma separated, of: {', '.join(LAUNCHES)}")
     parser.add_argument("--fortran", action="store_true",
-                        help="also run the Fortran app gw-minighost-f (variants gw,mpi) at every point (issue 18)")
+                        help="also run the Fortran app gw-minighost-f (its variants among --variants) at every "
+                             "point (issue 18)")
     parser.add_argument("--rounds", type=int, default=15,
                         help="rounds in which the variants of a job take turns (the goals' statistic is over them)")
     add_driver_options(parser, "minighost", repeats=1, seconds=0.5,
