@@ -517,7 +517,7 @@ contains
     integer, intent(in) :: span, sx, sxy, stencil, nx, ny, nz
     real(8), intent(inout) :: u(0:sxy * (nz + 2) - 1)
     real(8), intent(out) :: w(0:span - 1, 0:1)
-    real(8) :: columns(nx)
+    real(8) :: columns(short_row)   ! fixed size: an automatic array would be malloc-ed per call
     integer :: k, first
     columns = 0
     do k = 1, nz
@@ -526,7 +526,7 @@ contains
       if (k > 1) call copy_plane_back(u(first - sxy:), w(:, mod(k - 1, 2)), sx, nx, ny, columns)
     end do
     call copy_plane_back(u(1 + sx + nz * sxy:), w(:, mod(nz, 2)), sx, nx, ny, columns)
-    total = sum(columns)
+    total = sum(columns(1:nx))
   end function
 
   ! A flat plane run (row j at (j - 1) * sx) back into the owned cells of its plane, which start at
@@ -537,7 +537,7 @@ contains
     integer, intent(in) :: sx, nx, ny
     real(8), intent(inout) :: u(0:*)
     real(8), intent(in) :: plane(0:*)
-    real(8), intent(inout) :: columns(nx)
+    real(8), intent(inout) :: columns(short_row)
     integer :: i, j, row
     do j = 0, ny - 1
       row = j * sx
