@@ -31,6 +31,8 @@ program gw_minighost_f
   integer, allocatable :: spike_cells(:, :), flux_cells(:, :), flux_offsets(:)
   real(8), allocatable :: flux_weights(:)   ! points outside per flux cell, as reals: no conversion per sum
   integer :: flux_sx = -1, flux_sxy = -1   ! the strides flux_offsets were placed for
+  real(8), allocatable :: owned(:)   ! the owned cells of a plane's flat run (sweep_planes), rows owned_sx apart
+  integer :: owned_sx = -1
   real(8) :: tolerance, start
   logical :: check_every_step
   integer(8) :: total_steps
@@ -391,12 +393,19 @@ contains
     real(8), intent(inout) :: u(0:, 0:, 0:)
     real(8), intent(inout) :: storage(0:)
     integer, intent(in) :: sx, sxy
+    integer :: span
     if (block(1) < short_row) then
-      if (size(work, kind=8) < 2 * plane_span(block, sx)) then
+      span = int(plane_span(block, sx))
+      if (size(work) < 2 * span) then
         deallocate(work)
-        allocate(work(2 * plane_span(block, sx)))
+        allocate(work(2 * span))
       end if
-      total = sweep_planes(storage, work, int(plane_span(block, sx)), sx, sxy, o%stencil, block(1), block(2), block(3))
+      if (sx /= owned_sx) then
+        owned = [(0d0, v = 1, span)]
+        call owned_cells(owned, sx, block(1))
+        owned_sx = sx
+      end if
+      total = sweep_planes(storage, work, owned, span, sx, sxy, o%stencil, block(1), block(2), block(3))
     else
       total = sweep_rows(u, work, o%stencil, block(1), block(2), block(3))
     end if

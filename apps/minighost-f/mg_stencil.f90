@@ -5,7 +5,7 @@
 module mg_stencil
   implicit none
   private
-  public :: short_row, boundary_outflow, plane_span, sweep_rows, sweep_planes
+  public :: short_row, boundary_outflow, plane_span, sweep_rows, sweep_planes, owned_cells
 
   integer, parameter :: short_row = 32   ! blocks with rows shorter than this are swept plane by plane
 
@@ -116,43 +116,71 @@ contains
   ! ending the vector loop than on the cells. So plane k is swept as one flat run from (1, 1, k) to
   ! (nx, ny, k) of u seen as one long array, ghost columns included (what lands there is never
   ! used), into one of two plane buffers; it goes back into u once plane k + 1, the last to read its
-  ! old values, is done. The sums are per column, as in sweep_rows, so both give the same total.
-  real(8) function sweep_planes(u, w, span, sx, sxy, stencil, nx, ny, nz) result(total)
+  ! old values, is done. The new cells are summed over the flat run too, in eight lanes, those of
+  ! the run that are owned cells (owned(t), built by owned_cells) and no others.
+  real(8) function sweep_planes(u, w, owned, span, sx, sxy, stencil, nx, ny, nz) result(total)
     integer, intent(in) :: span, sx, sxy, stencil, nx, ny, nz
     real(8), intent(inout) :: u(0:sxy * (nz + 2) - 1)
     real(8), intent(out) :: w(0:span - 1, 0:1)
-    real(8) :: columns(short_row)   ! fixed size: an automatic array would be malloc-ed per call
-    integer :: k, first
-    columns = 0
+    real(8), intent(in) :: owned(0:span - 1)
+    real(8) :: lanes(8)
+    integer :: k, first, l
+    lanes = 0
     do k = 1, nz
       first = 1 + sx + k * sxy
       call average_plane(u, w(:, mod(k, 2)), first, span, sx, sxy, stencil)
-      if (k > 1) call copy_plane_back(u(first - sxy:), w(:, mod(k - 1, 2)), sx, nx, ny, columns)
+      if (k > 1) call copy_plane_back(u(first - sxy:), w(:, mod(k - 1, 2)), sx, nx, ny, owned, span, lanes)
     end do
-    call copy_plane_back(u(1 + sx + nz * sxy:), w(:, mod(nz, 2)), sx, nx, ny, columns)
-    total = sum(columns(1:nx))
+    call copy_plane_back(u(1 + sx + nz * sxy:), w(:, mod(nz, 2)), sx, nx, ny, owned, span, lanes)
+    total = 0
+    do l = 1, 8, 2
+      total = total + (lanes(l) + lanes(l + 1))
+    end do
   end function
 
+  ! Which places of a flat plane run (rows sx apart, nx cells each, ny rows) are owned cells: 1, the
+  ! others 0, a factor of each place's value in the lanes. (merge() with a logical mask did not
+  ! vectorise; with a comparison of reals, gfortran 12 -march=native built a masked load and the
+  ! sums came out wrong.) The other places hold averages of ghost cells and padding, which are
+  ! finite: a segment starts zeroed and only ever receives owned values.
+  subroutine owned_cells(owned, sx, nx)
+    real(8), intent(out) :: owned(0:)
+    integer, intent(in) :: sx, nx
+    integer :: t
+    do t = 0, size(owned) - 1
+      owned(t) = merge(1d0, 0d0, mod(t, sx) < nx)
+    end do
+  end subroutine
+
   ! A flat plane run (row j at (j - 1) * sx) back into the owned cells of its plane, which start at
-  ! u(1) (rows sx apart), adding each cell to its column's sum. In chunks of four (one vector each):
-  ! as a plain loop over i, gfortran vectorised eight at a time and spent more on each row's
-  ! remainder than on its cells (the copy took twice the C++ app's time at NDIM 20; now even).
-  subroutine copy_plane_back(u, plane, sx, nx, ny, columns)
-    integer, intent(in) :: sx, nx, ny
+  ! u(1) (rows sx apart), and its owned cells added to the lanes. Rows go in chunks of four (one
+  ! vector each), the last chunk of a row overlapping the one before (copying a cell twice does no
+  ! harm): a loop over a row's cells spent more on the row's remainder than on its cells (the copy
+  ! took twice the C++ app's time at NDIM 20, and 1.4x at NDIM 10 with per-column sums).
+  subroutine copy_plane_back(u, plane, sx, nx, ny, owned, span, lanes)
+    integer, intent(in) :: sx, nx, ny, span
     real(8), intent(inout) :: u(0:*)
-    real(8), intent(in) :: plane(0:*)
-    real(8), intent(inout) :: columns(short_row)
-    integer :: i, j, row
+    real(8), intent(in) :: plane(0:span - 1), owned(0:span - 1)
+    real(8), intent(inout) :: lanes(8)
+    integer :: i, j, row, t, l
     do j = 0, ny - 1
       row = j * sx
+      if (nx < 4) then
+        u(row:row + nx - 1) = plane(row:row + nx - 1)
+        cycle
+      end if
       do i = 0, nx - 4, 4
         u(row + i:row + i + 3) = plane(row + i:row + i + 3)
-        columns(i + 1:i + 4) = columns(i + 1:i + 4) + plane(row + i:row + i + 3)
       end do
-      do i = nx / 4 * 4, nx - 1
-        u(row + i) = plane(row + i)
-        columns(i + 1) = columns(i + 1) + plane(row + i)
+      if (mod(nx, 4) /= 0) u(row + nx - 4:row + nx - 1) = plane(row + nx - 4:row + nx - 1)
+    end do
+    do t = 0, span - 8, 8
+      do l = 0, 7
+        lanes(l + 1) = lanes(l + 1) + plane(t + l) * owned(t + l)
       end do
+    end do
+    do t = span / 8 * 8, span - 1
+      lanes(1) = lanes(1) + plane(t) * owned(t)
     end do
   end subroutine
 
