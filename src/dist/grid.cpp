@@ -30,7 +30,12 @@ BlockLayout block_layout(const PatternCore& pattern, const HaloSpec* halo, int r
   Index per_line = 0;
   if (halo && n >= 2 && element_size > 0 && cache_line % element_size == 0) {
     per_line = static_cast<Index>(cache_line / element_size);
-    padded[last] = (padded[last] + per_line - 1) / per_line * per_line;
+    const Index rounded = (padded[last] + per_line - 1) / per_line * per_line;
+    if ((rounded - padded[last]) * most_padding <= rounded) {
+      padded[last] = rounded;
+    } else {
+      per_line = 0;  // short rows stay as they are: see most_padding
+    }
   }
   Index stride = 1;
   for (int d = n - 1; d >= 0; --d) {
