@@ -401,8 +401,7 @@ contains
         allocate(work(2 * span))
       end if
       if (sx /= owned_sx) then
-        owned = [(0d0, v = 1, span)]
-        call owned_cells(owned, sx, block(1))
+        call owned_cells(owned, span, sx, block(1))
         owned_sx = sx
       end if
       total = sweep_planes(storage, work, owned, span, sx, sxy, o%stencil, block(1), block(2), block(3))

@@ -17,7 +17,7 @@ contains
   real(8) function boundary_outflow(u, offsets, weights) result(outflow)
     real(8), intent(in) :: u(0:), weights(:)
     integer, intent(in) :: offsets(:)
-    integer, parameter :: lanes = 8
+    integer, parameter :: lanes = 8   ! as lanes_total adds them
     real(8) :: lane(lanes)
     integer :: m, l, full
     lane = 0
@@ -31,8 +31,16 @@ contains
     do m = full + 1, size(weights)
       outflow = outflow + u(offsets(m)) * weights(m)
     end do
-    do l = 1, lanes, 2
-      outflow = outflow + (lane(l) + lane(l + 1))
+    outflow = lanes_total(lane, outflow)
+  end function
+
+  ! start plus the eight lanes of a sum, added a pair at a time in lane order (fixed: deterministic).
+  pure real(8) function lanes_total(lane, start) result(total)
+    real(8), intent(in) :: lane(8), start
+    integer :: l
+    total = start
+    do l = 1, 8, 2
+      total = total + (lane(l) + lane(l + 1))
     end do
   end function
 
@@ -124,7 +132,7 @@ contains
     real(8), intent(out) :: w(0:span - 1, 0:1)
     real(8), intent(in) :: owned(0:span - 1)
     real(8) :: lanes(8)
-    integer :: k, first, l
+    integer :: k, first
     lanes = 0
     do k = 1, nz
       first = 1 + sx + k * sxy
@@ -132,10 +140,7 @@ contains
       if (k > 1) call copy_plane_back(u(first - sxy:), w(:, mod(k - 1, 2)), sx, nx, ny, owned, span, lanes)
     end do
     call copy_plane_back(u(1 + sx + nz * sxy:), w(:, mod(nz, 2)), sx, nx, ny, owned, span, lanes)
-    total = 0
-    do l = 1, 8, 2
-      total = total + (lanes(l) + lanes(l + 1))
-    end do
+    total = lanes_total(lanes, 0d0)
   end function
 
   ! Which places of a flat plane run (rows sx apart, nx cells each, ny rows) are owned cells: 1, the
@@ -143,11 +148,12 @@ contains
   ! vectorise; with a comparison of reals, gfortran 12 -march=native built a masked load and the
   ! sums came out wrong.) The other places hold averages of ghost cells and padding, which are
   ! finite: a segment starts zeroed and only ever receives owned values.
-  subroutine owned_cells(owned, sx, nx)
-    real(8), intent(out) :: owned(0:)
-    integer, intent(in) :: sx, nx
+  subroutine owned_cells(owned, span, sx, nx)
+    real(8), allocatable, intent(out) :: owned(:)
+    integer, intent(in) :: span, sx, nx
     integer :: t
-    do t = 0, size(owned) - 1
+    allocate(owned(0:span - 1))
+    do t = 0, span - 1
       owned(t) = merge(1d0, 0d0, mod(t, sx) < nx)
     end do
   end subroutine
