@@ -93,7 +93,7 @@ class Plan {
   // Collective over the world: checks both sides of every slot agree and allocates the buffers.
   // Every mismatch is reported on both ranks it involves; all ranks throw together.
   void commit();
-  bool committed() const noexcept;
+  bool committed() const;
 
   void send(std::size_t channel, int neighbour);
   bool test_recv(std::size_t channel, int neighbour);
@@ -127,11 +127,13 @@ class Plan {
   void finish();
   void finish(std::size_t channel);
 
-  World& world() const noexcept;
-  const std::vector<int>& neighbours() const noexcept;
-  std::size_t channels() const noexcept;
-  int id() const noexcept;
-  // One line per slot in use: direction, neighbour, bytes, path (intra / staged / inter-node).
+  // These, like every call of a moved-from Plan, raise Errc::state.
+  World& world() const;
+  const std::vector<int>& neighbours() const;
+  std::size_t channels() const;
+  int id() const;
+  // One line per slot in use: direction, neighbour, bytes and path (intra-node in place, staged or
+  // pushed; inter-node two-sided message or notified write), and how inter-node slots travel and why.
   std::string describe() const;
 
  private:

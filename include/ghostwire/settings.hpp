@@ -6,6 +6,7 @@
 //   GHOSTWIRE_ON_TIMEOUT=abort|throw   what a timed-out wait does after printing its diagnostic
 //   GHOSTWIRE_SPIN=n             polls before a waiting rank starts yielding its core
 //   GHOSTWIRE_INTRA_PATH=auto|in-place|staged|pushed   how plans move intra-node messages
+//   GHOSTWIRE_TAG_LIMIT=n        the largest MPI tag plans may use (default: MPI_TAG_UB)
 #pragma once
 
 #include <string>
@@ -34,6 +35,10 @@ struct Settings {
   TimeoutAction on_timeout = TimeoutAction::abort_job;
   long spin_polls = -1;  // -1: chosen from cores and ranks per node
   IntraPath intra_path = IntraPath::automatic;
+  // Plans tag each inter-node slot's two-sided messages with 3 tags; a plan whose tags would pass
+  // this limit (or MPI_TAG_UB, whichever is lower) sends notified writes instead, and describe()
+  // says so. 0: MPI_TAG_UB. Lowering it shows that fallback on a small plan.
+  long message_tag_limit = 0;
 
   // Reads the GHOSTWIRE_* variables; a malformed value throws Error(invalid_argument) naming it.
   static Settings from_environment();

@@ -3,10 +3,8 @@
 // grids with different halos share messages. Every (sender, receiver) pair exchanges one message
 // holding all its pieces (faces, edges, corners, wrap-arounds), so a neighbour that is adjacent on
 // several sides costs one message; per grid with HaloMessages::per_variable. Between node peers the
-// pieces are split in two messages by shape: rows (runs of at least a cache line), which the
-// receiver reads in place, and short runs (columns, corners), which the plan packs on the sender's
-// side. One message of both kinds would be packed whole (a plan decides per message), copying the
-// rows twice.
+// plan itself splits such a message by shape (rows read in place, columns staged: docs/plans.md,
+// "How a message travels").
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -27,7 +25,7 @@ struct HaloUpdateState {
   HaloMessages messages = HaloMessages::per_neighbour;
   std::optional<Plan> plan;
   std::vector<char> in_flight;  // per grid (per_variable) or one flag
-  std::size_t channels_per_group = 2;  // rows, short runs
+  std::size_t channels_per_group = 1;
 };
 
 namespace {
@@ -139,20 +137,12 @@ void build_plan(HaloUpdateState& u) {
     GridState& grid = *u.grids[g];
     const Pieces& kind = kinds[kind_of[g]];
     Region region = plan.add_memory(*grid.segment, grid.element_size);
-    // Both sides see the same piece extents and element size, so they choose the same channel.
-    auto channel = [&](int rank, const GhostPiece& piece) {
-      std::size_t base = (per_variable ? g : 0) * u.channels_per_group;
-      // (Messages to myself are read in place whatever their shape: one message.)
-      bool short_runs = rank != me && world.shares_memory_with(rank) &&
-                        static_cast<std::size_t>(piece.extent[n - 1]) * grid.element_size < cache_line;
-      return base + (short_runs ? 1 : 0);
-    };
+    const std::size_t channel = per_variable ? g : 0;
     for (const GhostPiece& piece : kind.receives)
-      plan.add_receive(channel(piece.sender, piece), piece.sender, region,
-                       box_layout(grid.layout, n, piece.receiver_low, piece.extent));
+      plan.add_receive(channel, piece.sender, region, box_layout(grid.layout, n, piece.receiver_low, piece.extent));
     for (const auto& [rank, pieces] : kind.sends)
       for (const GhostPiece& piece : pieces)
-        plan.add_send(channel(rank, piece), rank, region, box_layout(grid.layout, n, piece.sender_low, piece.extent));
+        plan.add_send(channel, rank, region, box_layout(grid.layout, n, piece.sender_low, piece.extent));
   }
   plan.commit();
   u.in_flight.assign(groups, 0);

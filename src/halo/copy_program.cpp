@@ -46,10 +46,18 @@ inline void copy_run(std::byte* destination, const std::byte* source, std::size_
 
 }  // namespace
 
-std::size_t total_bytes(std::span<const Piece> pieces) {
-  std::size_t bytes = 0;
-  for (const Piece& piece : pieces) bytes += piece.layout->count() * piece.element_size;
-  return bytes;
+const std::byte* single_run(std::span<const Piece> pieces) {
+  if (pieces.size() != 1) return nullptr;
+  const Piece& piece = pieces[0];
+  std::size_t first = 0, end = 0;
+  bool contiguous = true, any = false;
+  piece.layout->for_each_run([&](std::size_t start, std::size_t count) {
+    if (any && start != end) contiguous = false;
+    if (!any) first = start;
+    any = true;
+    end = start + count;
+  });
+  return any && contiguous ? piece.base + first * piece.element_size : nullptr;
 }
 
 // Runs shorter than this are gathered word by word (CopyProgram::Gathered); longer ones are copied.
@@ -84,7 +92,6 @@ CopyProgram CopyProgram::build(std::span<const Piece> from, std::span<const Piec
   }
   std::size_t i = 0;
   while (i < moves.size()) {
-    program.bytes_ += moves[i].length;
     // A run of equally long moves with constant steps on both sides becomes one strided loop.
     std::size_t j = i + 1;
     if (j < moves.size() && moves[j].length == moves[i].length) {
@@ -97,7 +104,6 @@ CopyProgram CopyProgram::build(std::span<const Piece> from, std::span<const Piec
       if (j - i >= 3) {
         program.strided_.push_back({moves[i].source, moves[i].destination, moves[i].length, j - i, source_step,
                                     destination_step});
-        for (std::size_t k = i + 1; k < j; ++k) program.bytes_ += moves[k].length;
         i = j;
         continue;
       }
@@ -118,7 +124,6 @@ CopyProgram CopyProgram::build(std::span<const Piece> from, std::span<const Piec
         for (std::size_t k = i; k < j; ++k) {
           for (std::size_t offset = 0; offset < moves[k].length; offset += 8)
             program.gather_sources_.push_back(moves[k].source + offset);
-          if (k > i) program.bytes_ += moves[k].length;
         }
         i = j;
         continue;
@@ -131,7 +136,6 @@ CopyProgram CopyProgram::build(std::span<const Piece> from, std::span<const Piec
     for (std::size_t k = i; k < j; ++k) {
       program.sources_.push_back(moves[k].source);
       program.destinations_.push_back(moves[k].destination);
-      if (k > i) program.bytes_ += moves[k].length;
     }
     i = j;
   }

@@ -29,8 +29,6 @@ class CopyProgram {
   static CopyProgram build(std::span<const Piece> from, std::span<const Piece> to, bool streaming = false);
 
   void run() const;
-  std::size_t bytes() const noexcept { return bytes_; }
-  bool empty() const noexcept { return bytes_ == 0; }
   // How the copy is done: loops over equal steps, copies at listed addresses, and 8-byte words
   // gathered into dense lines (for tests and diagnostics).
   struct Shape {
@@ -79,12 +77,11 @@ class CopyProgram {
   std::vector<const std::byte*> gather_sources_;
   std::vector<const std::byte*> sources_;
   std::vector<std::byte*> destinations_;
-  std::size_t bytes_ = 0;
   bool streaming_ = false;
 };
 
-// Bytes of a list of pieces, and the (element size, count) sequence both sides of a message must
-// agree on (neighbouring pieces with the same element size merged).
-std::size_t total_bytes(std::span<const Piece> pieces);
+// The address of pieces that are one contiguous run of memory, else null (a message that can be read
+// where it is, or received into its place).
+const std::byte* single_run(std::span<const Piece> pieces);
 
 }  // namespace ghostwire::detail

@@ -1,31 +1,24 @@
-// The path of a slot's message. Between node peers three ways move one message:
+// The path of a slot's message (path_choice.hpp). Between node peers three ways move one message:
 //
-//  - in place (intra): the receiver copies from the sender's live data. One copy, one cache-line
-//    transfer per line the send layout touches.
+//  - in place: the receiver copies from the sender's live data. One copy, one cache-line transfer
+//    per line the send layout touches.
 //  - staged: the sender packs into shared staging, the receiver copies out. Two copies, but each
 //    side touches the other's memory only as dense lines.
 //  - pushed: the sender copies into the receiver's ghost cells once the receiver says they are
 //    free. One copy; the sender gathers from its own cache and writes whole lines of the receiver.
 //
-// Reading a peer's data in place costs one cache-line transfer per line the layout touches; packing
-// on the sender first reads those lines from the sender's own cache and hands over dense lines.
-// A column of a row-major grid touches one line per element, which the sender rewrites (its ghost
-// cells during the exchange, or its own cells in the next step), so it is not read in place; a row
-// is. Sharing no line with ghost cells is not enough to read sparse data in place (miniGhost's
-// line-aligned x=1 face: in place 2.7x slower than staged). Measured: 2-D 512^2 split in columns,
-// in place 14-30 us per exchange, staged 3.5 us.
-//
-// For sparse send layouts the receive layout decides between staging and pushing. An unstructured
-// mesh's ghosts from one owner are usually stored together (dense): the push writes whole lines of
-// the receiver, the same lines the staging buffer would take, and saves the receiver's copy. A
-// grid's ghost column is as sparse as the column sent: pushing it would move a line per element
-// (one the receiver is using for its own boundary cells) twice, so it stays staged, where the
-// receiver writes its own lines.
-#include "path_choice.hpp"
+// A column of a row-major grid touches one line per element, which the sender rewrites, so it is
+// not read in place; a row is. For sparse send layouts the receive layout decides between staging
+// and pushing: ghosts stored together (an unstructured mesh's) take a push; a grid's ghost column
+// is as sparse as the column sent and stays staged. Why, with measurements: docs/plans.md, "In
+// place or staged" and "One copy for sparse messages between node peers".
+#include "halo/path_choice.hpp"
 
 #include <algorithm>
 #include <cstdint>
 
+#include "ghostwire/error.hpp"
+#include "runtime/mpi_check.hpp"
 #include "runtime/world_state.hpp"
 
 namespace ghostwire::detail {
@@ -50,27 +43,61 @@ bool dense(const PlanState& p, const std::vector<PieceSpec>& pieces) {
   return lines * cache_line <= 2 * bytes;
 }
 
+bool dense_piece(const PlanState& p, const PieceSpec& piece) { return dense(p, std::vector<PieceSpec>{piece}); }
+
+bool split_wanted(const PlanState& p, std::size_t slot) {
+  const auto& pieces = p.send_pieces[slot];
+  if (p.acknowledge_by_reply || p.w->settings.intra_path != IntraPath::automatic || slot_between_nodes(p, slot) ||
+      p.neighbours[slot / p.channels] == p.w->rank || !all_in_segments(p, pieces))
+    return false;
+  bool some_dense = false, some_sparse = false;
+  for (const PieceSpec& piece : pieces) {
+    if (piece.layout.count() == 0) continue;
+    (dense_piece(p, piece) ? some_dense : some_sparse) = true;
+  }
+  return some_dense && some_sparse;
+}
+
+SplitPieces split_pieces(const PlanState& p, std::size_t slot) {
+  SplitPieces split;
+  for (const PieceSpec& piece : p.send_pieces[slot]) {
+    if (piece.layout.count() == 0) continue;
+    const std::uint64_t part = dense_piece(p, piece) ? 0 : 1;
+    const std::uint64_t bytes = piece.layout.count() * p.regions[static_cast<std::size_t>(piece.region)].element_size;
+    split.parts[part].push_back(piece);
+    if (!split.runs.empty() && split.runs.back().part == part)
+      split.runs.back().bytes += bytes;
+    else
+      split.runs.push_back({bytes, part});
+  }
+  return split;
+}
+
+bool slot_between_nodes(const PlanState& p, std::size_t slot) {
+  return !p.world->shares_memory_with(p.neighbours[slot / p.channels]);
+}
+
 SlotPath send_path(const PlanState& p, std::size_t slot) {
-  int rank = p.neighbours[slot / p.channels];
-  if (!p.world->shares_memory_with(rank)) return p.inter_path;
+  if (slot_between_nodes(p, slot)) return p.inter_node_path;
+  if (split_wanted(p, slot)) return SlotPath::in_place;
   const auto& pieces = p.send_pieces[slot];
   if (!all_in_segments(p, pieces)) return SlotPath::staged;
   switch (p.w->settings.intra_path) {
-    case IntraPath::in_place: return SlotPath::intra;
+    case IntraPath::in_place: return SlotPath::in_place;
     case IntraPath::staged: return SlotPath::staged;
     case IntraPath::automatic:
     case IntraPath::pushed: break;  // where the receiver cannot take a push: what auto would do
   }
   // A message to myself (periodic boundaries) reads lines of my own cache: in place, whatever the shape.
-  if (rank == p.w->rank) return SlotPath::intra;
-  return dense(p, pieces) ? SlotPath::intra : SlotPath::staged;
+  if (p.neighbours[slot / p.channels] == p.w->rank) return SlotPath::in_place;
+  return dense(p, pieces) ? SlotPath::in_place : SlotPath::staged;
 }
 
 // Plans that acknowledge by reply run slot by slot with a message posted at every send() and
 // answered on the same slot; a push would wait for the receiver's next test_recv instead, a round
 // trip more per message. They keep staging their sparse slots (Plan::acknowledge_by_reply).
 bool push_wanted(const PlanState& p, std::size_t slot) {
-  if (p.acknowledge_by_reply || !p.world->shares_memory_with(p.neighbours[slot / p.channels])) return false;
+  if (p.acknowledge_by_reply || slot_between_nodes(p, slot)) return false;
   switch (p.w->settings.intra_path) {
     case IntraPath::in_place:
     case IntraPath::staged: return false;
@@ -82,8 +109,7 @@ bool push_wanted(const PlanState& p, std::size_t slot) {
 
 bool push_accepted(const PlanState& p, std::size_t slot) {
   const auto& pieces = p.receive_pieces[slot];
-  if (p.acknowledge_by_reply || pieces.empty() || !p.world->shares_memory_with(p.neighbours[slot / p.channels]) ||
-      !all_in_segments(p, pieces))
+  if (p.acknowledge_by_reply || pieces.empty() || slot_between_nodes(p, slot) || !all_in_segments(p, pieces))
     return false;
   switch (p.w->settings.intra_path) {
     case IntraPath::in_place:
@@ -92,6 +118,34 @@ bool push_accepted(const PlanState& p, std::size_t slot) {
     case IntraPath::automatic: break;
   }
   return dense(p, pieces);
+}
+
+void choose_inter_node_path(PlanState& p, std::size_t largest_slot_count) {
+  const WorldState& w = *p.w;
+  if (w.settings.transport == Transport::rma) {
+    p.inter_node_path = SlotPath::notified_write;
+    p.inter_node_reason = "the one-sided transport (GHOSTWIRE_TRANSPORT=rma)";
+    return;
+  }
+  int* tag_ub = nullptr;
+  int found = 0;
+  check_mpi(MPI_Comm_get_attr(p.comm, MPI_TAG_UB, &tag_ub, &found), "MPI_Comm_get_attr");
+  long limit = found && tag_ub ? *tag_ub : 32767;  // 32767: the least MPI_TAG_UB the standard allows
+  std::string limit_name = "MPI_TAG_UB = " + std::to_string(limit);
+  if (w.settings.message_tag_limit > 0 && w.settings.message_tag_limit < limit) {
+    limit = w.settings.message_tag_limit;
+    limit_name = "the tag limit GHOSTWIRE_TAG_LIMIT = " + std::to_string(limit);
+  }
+  const auto highest_tag = static_cast<long double>(largest_slot_count) * message_tags_per_slot - 1;
+  if (highest_tag <= static_cast<long double>(limit)) {
+    p.inter_node_path = SlotPath::two_sided;
+    p.inter_node_reason = "the two-sided transport (GHOSTWIRE_TRANSPORT=p2p, the default)";
+    return;
+  }
+  p.inter_node_path = SlotPath::notified_write;
+  p.inter_node_reason = "the two-sided transport, as notified writes: the largest plan's " +
+                        std::to_string(largest_slot_count) + " slots would need tags up to " +
+                        std::to_string(static_cast<long long>(highest_tag)) + ", above " + limit_name;
 }
 
 }  // namespace ghostwire::detail

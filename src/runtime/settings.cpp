@@ -71,6 +71,8 @@ Settings Settings::from_environment() {
     else
       raise(Errc::invalid_argument, "GHOSTWIRE_INTRA_PATH='" + name + "': expected auto, in-place, staged or pushed");
   }
+  if (const char* text = variable("GHOSTWIRE_TAG_LIMIT"))
+    settings.message_tag_limit = parse_integer("GHOSTWIRE_TAG_LIMIT", text, 0);
   if (const char* text = variable("GHOSTWIRE_SPIN")) settings.spin_polls = parse_integer("GHOSTWIRE_SPIN", text, 0);
   return settings;
 }

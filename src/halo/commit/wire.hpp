@@ -1,13 +1,15 @@
-// Byte-level serialisation of the descriptors ranks exchange at commit.
+// Byte-level reading and writing of the descriptors ranks exchange at commit. The reader never
+// reads past its bytes and never believes a count that the remaining bytes could not hold: a short
+// or corrupt descriptor becomes an error naming the rank it came from.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <string>
 #include <vector>
 
-#include "ghostwire/error.hpp"
 #include "ghostwire/layout.hpp"
 
 namespace ghostwire::detail {
@@ -16,6 +18,7 @@ class WireWriter {
  public:
   void u64(std::uint64_t value) { append(&value, sizeof value); }
   void i64(std::int64_t value) { append(&value, sizeof value); }
+  void flag(bool value) { u64(value ? 1 : 0); }
   void layout(const Layout& layout);
   std::vector<std::byte>& bytes() { return bytes_; }
 
@@ -29,22 +32,30 @@ class WireWriter {
 
 class WireReader {
  public:
-  explicit WireReader(const std::vector<std::byte>& bytes) : bytes_(bytes) {}
+  // `from` names the sender in errors ("rank 3").
+  WireReader(std::span<const std::byte> bytes, std::string from) : bytes_(bytes), from_(std::move(from)) {}
   std::uint64_t u64() { return take<std::uint64_t>(); }
   std::int64_t i64() { return take<std::int64_t>(); }
+  bool flag();
+  // A count of items each at least `item_bytes` long on the wire.
+  std::size_t count(std::size_t item_bytes, const char* what);
   Layout layout();
+  std::size_t remaining() const { return bytes_.size() - position_; }
+  [[noreturn]] void corrupt(const std::string& what) const;
 
  private:
   template <class T>
   T take() {
-    if (position_ + sizeof(T) > bytes_.size())
-      raise(Errc::internal, "commit descriptor ended early (" + std::to_string(bytes_.size()) + " bytes)");
+    if (remaining() < sizeof(T))
+      corrupt("it ends early (" + std::to_string(bytes_.size()) + " bytes, more expected at byte " +
+              std::to_string(position_) + ")");
     T value;
     std::memcpy(&value, bytes_.data() + position_, sizeof(T));
     position_ += sizeof(T);
     return value;
   }
-  const std::vector<std::byte>& bytes_;
+  std::span<const std::byte> bytes_;
+  std::string from_;
   std::size_t position_ = 0;
 };
 

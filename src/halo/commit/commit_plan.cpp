@@ -1,0 +1,144 @@
+// Plan::commit as named phases (docs/plans.md, "How a plan works inside"): check the neighbour
+// lists, choose the inter-node path, check message sizes, lay out message memory, exchange
+// descriptors, check agreement, build each slot's path, order the slots, choose the wait policy.
+// Every check ends in a collective verdict, so all ranks throw together and nobody hangs.
+#include <algorithm>
+#include <climits>
+
+#include "ghostwire/error.hpp"
+#include "halo/collective.hpp"
+#include "halo/commit/descriptor_exchange.hpp"
+#include "halo/commit/message_memory.hpp"
+#include "halo/commit/slot_build.hpp"
+#include "halo/commit/slot_pieces.hpp"
+#include "halo/path_choice.hpp"
+#include "halo/path_dispatch.hpp"
+#include "runtime/mpi_check.hpp"
+#include "runtime/world_state.hpp"
+
+namespace ghostwire::detail {
+namespace {
+
+void check_neighbour_lists(PlanState& p, const std::string& context) {
+  WorldState& w = *p.w;
+  const auto size = static_cast<std::size_t>(w.size);
+  std::vector<int> listed(size, 0), listed_by(size, 0);
+  for (int r : p.neighbours) listed[static_cast<std::size_t>(r)] = 1;
+  MPI_Request request;
+  check_mpi(MPI_Ialltoall(listed.data(), 1, MPI_INT, listed_by.data(), 1, MPI_INT, p.comm, &request), "MPI_Ialltoall");
+  wait_request(w, request, context + ": the neighbour lists of all ranks (did every rank call commit?)");
+  std::vector<std::string> problems;
+  const std::string me = "rank " + std::to_string(w.rank);
+  for (std::size_t r = 0; r < size; ++r) {
+    const std::string other = "rank " + std::to_string(r);
+    if (listed[r] && !listed_by[r])
+      problems.push_back(me + " lists " + other + " as a neighbour but " + other + " does not list " + me);
+    if (!listed[r] && listed_by[r])
+      problems.push_back(other + " lists " + me + " as a neighbour but " + me + " does not list " + other);
+  }
+  throw_if_any(w, p.comm, problems, Errc::mismatch, context);
+}
+
+std::size_t largest_slot_count(PlanState& p, const std::string& context) {
+  unsigned long slots = p.send_pieces.size();
+  MPI_Request request;
+  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &slots, 1, MPI_UNSIGNED_LONG, MPI_MAX, p.comm, &request), "MPI_Iallreduce");
+  wait_request(*p.w, request, context + ": the slot counts of all ranks");
+  return slots;
+}
+
+// One MPI message carries at most INT_MAX bytes (its count is an int): a two-sided slot's message
+// and its trailer must fit. Node peers and notified writes have no such limit.
+void check_message_sizes(PlanState& p, const std::string& context) {
+  std::vector<std::string> problems;
+  auto check = [&](const std::vector<PieceSpec>& pieces, std::size_t s, const char* direction) {
+    if (pieces.empty() || send_path(p, s) != SlotPath::two_sided) return;
+    const std::size_t bytes = message_bytes(p, pieces);
+    if (bytes > static_cast<std::size_t>(INT_MAX) - sizeof(MessageTrailer))
+      problems.push_back(std::string(direction) + " " + p.slot_name(s % p.channels, p.neighbours[s / p.channels]) +
+                         ": a message of " + std::to_string(bytes) +
+                         " bytes between nodes exceeds the INT_MAX bytes one MPI message carries (with its " +
+                         std::to_string(sizeof(MessageTrailer)) + "-byte trailer); split it over several channels");
+  };
+  for (std::size_t s = 0; s < p.send_pieces.size(); ++s) {
+    check(p.send_pieces[s], s, "send on");
+    check(p.receive_pieces[s], s, "receive on");
+  }
+  throw_if_any(*p.w, p.comm, problems, Errc::invalid_argument, context);
+}
+
+// Slot lists in the order start() and finish() take them: the slots `goes_last` picks after the
+// others, each part in slot order.
+template <class Slot, class GoesLast>
+void order(const std::vector<Slot>& slots, std::size_t channels, GoesLast goes_last, std::vector<std::int32_t>& all,
+           std::vector<std::vector<std::int32_t>>& of_channel) {
+  all.clear();
+  of_channel.assign(channels, {});
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      if (goes_last(slots[i]) != (pass == 1)) continue;
+      all.push_back(static_cast<std::int32_t>(i));
+      of_channel[slots[i].channel].push_back(static_cast<std::int32_t>(i));
+    }
+}
+
+void order_slots(PlanState& p) {
+  // Both directions of a slot: with acknowledge_by_reply, a send carries the acknowledgement of
+  // what its reverse receive consumed.
+  for (std::size_t s = 0; s < p.send_slot_of.size(); ++s) {
+    if (p.send_slot_of[s] < 0 || p.receive_slot_of[s] < 0) continue;
+    p.sends[static_cast<std::size_t>(p.send_slot_of[s])].reverse_receive = p.receive_slot_of[s];
+    p.receives[static_cast<std::size_t>(p.receive_slot_of[s])].reverse_send = p.send_slot_of[s];
+  }
+  // Node peers first: their send is a counter store, so they can start copying while this rank
+  // packs for other nodes.
+  order(p.sends, p.channels, [](const SendSlot& slot) { return between_nodes(slot); }, p.all_sends,
+        p.sends_of_channel);
+  // Other ranks' messages before this rank's messages to itself: a peer's next exchange waits for
+  // the acknowledgement of what it sent, a copy within this rank delays nobody else.
+  const int me = p.w->rank;
+  order(p.receives, p.channels, [me](const ReceiveSlot& slot) { return slot.rank == me; }, p.all_receives,
+        p.receives_of_channel);
+  p.pending.reserve(p.receives.size());
+}
+
+void choose_wait_policy(PlanState& p) {
+  const WorldState& w = *p.w;
+  bool progress = false, only_node_peers = true;
+  for (const ReceiveSlot& slot : p.receives) {
+    progress |= served_by_world_progress(slot);
+    only_node_peers &= !between_nodes(slot);
+  }
+  for (const SendSlot& slot : p.sends) {
+    progress |= served_by_world_progress(slot);
+    only_node_peers &= !between_nodes(slot);
+  }
+  p.needs_world_progress = progress && w.needs_progress;
+  p.spin_polls = only_node_peers ? w.peer_spin_polls : w.spin_polls;
+}
+
+}  // namespace
+
+void commit_plan(PlanState& p) {
+  WorldState& w = *p.w;
+  const std::string context = "Plan::commit (plan " + std::to_string(p.id) + ")";
+  check_mpi(MPI_Comm_dup(w.comm, &p.comm), "MPI_Comm_dup");  // kept: the two-sided path uses it
+  check_neighbour_lists(p, context);
+  const std::size_t largest = largest_slot_count(p, context);
+  choose_inter_node_path(p, largest);
+  check_message_sizes(p, context);
+  const MessageMemory memory = lay_out_message_memory(p, 3 * largest);  // notified writes' ids
+  const std::vector<NeighbourDescriptor> peers = exchange_descriptors(p, memory, context);
+  throw_if_any(w, p.comm, check_agreement(p, peers), Errc::mismatch, context);
+  build_slots(p, memory, peers);
+  order_slots(p);
+  choose_wait_policy(p);
+  p.committed = true;
+  owe_pushes_to_world(p);
+  // Peers must not post into counters this rank has not finished setting up.
+  MPI_Request barrier;
+  check_mpi(MPI_Ibarrier(p.comm, &barrier), "MPI_Ibarrier");
+  wait_request(w, barrier, context + ": the final barrier");
+}
+
+}  // namespace ghostwire::detail

@@ -1,0 +1,199 @@
+// The commit descriptor's wire format (descriptor.hpp), encoder and decoder side by side: a header
+// (magic, version, body length, checksum of the body), then the body field by field. A field added
+// to one side and not the other changes every descriptor's layout, which the round-trip test
+// (tests/halo/descriptor_test.cpp) catches.
+#include "halo/commit/descriptor.hpp"
+
+#include <sstream>
+
+#include "ghostwire/error.hpp"
+#include "halo/commit/wire.hpp"
+
+namespace ghostwire::detail {
+namespace {
+
+constexpr std::uint64_t magic = 0x5449'4d4d'4f43'5747ull;  // "GWCOMMIT"
+constexpr std::uint64_t version = 3;
+constexpr std::size_t header_bytes = 4 * sizeof(std::uint64_t);
+
+// FNV-1a: a flipped bit anywhere in the body changes it.
+std::uint64_t checksum(std::span<const std::byte> bytes) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  for (std::byte b : bytes) hash = (hash ^ static_cast<std::uint64_t>(b)) * 0x100000001b3ull;
+  return hash;
+}
+
+void write(WireWriter& out, const Signature& s) {
+  out.u64(s.parts.size());
+  for (auto [size, count] : s.parts) {
+    out.u64(size);
+    out.u64(count);
+  }
+}
+Signature read_signature(WireReader& in) {
+  Signature s;
+  s.parts.resize(in.count(16, "signature part"));
+  for (auto& [size, count] : s.parts) {
+    size = in.u64();
+    count = in.u64();
+    if (size == 0) in.corrupt("a signature part has elements of 0 bytes");
+  }
+  return s;
+}
+
+void write(WireWriter& out, const std::vector<PieceLocation>& pieces) {
+  out.u64(pieces.size());
+  for (const PieceLocation& piece : pieces) {
+    out.i64(piece.segment);
+    out.u64(piece.offset_bytes);
+    out.u64(piece.element_size);
+    out.layout(piece.layout);
+  }
+}
+std::vector<PieceLocation> read_pieces(WireReader& in) {
+  std::vector<PieceLocation> pieces(in.count(40, "piece"));
+  for (PieceLocation& piece : pieces) {
+    piece.segment = in.i64();
+    piece.offset_bytes = in.u64();
+    piece.element_size = in.u64();
+    if (piece.segment < 0 || piece.element_size == 0)
+      in.corrupt("a piece names segment " + std::to_string(piece.segment) + " with elements of " +
+                 std::to_string(piece.element_size) + " bytes");
+    piece.layout = in.layout();
+  }
+  return pieces;
+}
+
+void write(WireWriter& out, const SendDescriptor& send) {
+  write(out, send.signature);
+  out.u64(static_cast<std::uint64_t>(send.path));
+  out.flag(send.wants_push);
+  write(out, send.pieces);
+  out.u64(send.staging[0]);
+  out.u64(send.staging[1]);
+  out.u64(send.split_runs.size());
+  for (const SplitRun& run : send.split_runs) {
+    out.u64(run.bytes);
+    out.u64(run.part);
+  }
+}
+SendDescriptor read_send(WireReader& in) {
+  SendDescriptor send;
+  send.signature = read_signature(in);
+  const std::uint64_t path = in.u64();
+  if (path >= static_cast<std::uint64_t>(slot_path_count)) in.corrupt("unknown path " + std::to_string(path));
+  send.path = static_cast<SlotPath>(path);
+  send.wants_push = in.flag();
+  send.pieces = read_pieces(in);
+  send.staging = {in.u64(), in.u64()};
+  send.split_runs.resize(in.count(16, "split run"));
+  std::uint64_t split_bytes = 0;
+  for (SplitRun& run : send.split_runs) {
+    run = {in.u64(), in.u64()};
+    if (run.part > 1 || run.bytes == 0) in.corrupt("a split run of " + std::to_string(run.bytes) + " bytes in part " +
+                                                   std::to_string(run.part));
+    split_bytes += run.bytes;
+  }
+  if (!send.split_runs.empty() && split_bytes != send.signature.bytes())
+    in.corrupt("its split runs hold " + std::to_string(split_bytes) + " bytes of a " +
+               std::to_string(send.signature.bytes()) + "-byte message");
+  return send;
+}
+
+void write(WireWriter& out, const ReceiveDescriptor& receive) {
+  write(out, receive.signature);
+  out.u64(receive.notified_buffers[0]);
+  out.u64(receive.notified_buffers[1]);
+  out.flag(receive.accepts_push);
+  write(out, receive.ghosts);
+}
+ReceiveDescriptor read_receive(WireReader& in) {
+  ReceiveDescriptor receive;
+  receive.signature = read_signature(in);
+  receive.notified_buffers = {in.u64(), in.u64()};
+  receive.accepts_push = in.flag();
+  receive.ghosts = read_pieces(in);
+  return receive;
+}
+
+void write_body(WireWriter& out, const NeighbourDescriptor& d) {
+  out.u64(d.neighbours);
+  out.u64(d.receiver_index);
+  out.u64(d.posted_offset);
+  out.u64(d.acknowledgement_offset);
+  out.flag(d.acknowledge_by_reply);
+  out.u64(d.channels.size());
+  for (const ChannelDescriptor& channel : d.channels) {
+    out.flag(channel.send.has_value());
+    if (channel.send) write(out, *channel.send);
+    out.flag(channel.receive.has_value());
+    if (channel.receive) write(out, *channel.receive);
+  }
+}
+NeighbourDescriptor read_body(WireReader& in) {
+  NeighbourDescriptor d;
+  d.neighbours = in.u64();
+  d.receiver_index = in.u64();
+  if (d.receiver_index >= d.neighbours)
+    in.corrupt("receiver index " + std::to_string(d.receiver_index) + " of " + std::to_string(d.neighbours) +
+               " neighbours");
+  d.posted_offset = in.u64();
+  d.acknowledgement_offset = in.u64();
+  d.acknowledge_by_reply = in.flag();
+  d.channels.resize(in.count(16, "channel"));
+  for (ChannelDescriptor& channel : d.channels) {
+    if (in.flag()) channel.send = read_send(in);
+    if (in.flag()) channel.receive = read_receive(in);
+  }
+  if (in.remaining() != 0) in.corrupt(std::to_string(in.remaining()) + " bytes left after its last field");
+  return d;
+}
+
+}  // namespace
+
+std::uint64_t Signature::bytes() const {
+  std::uint64_t total = 0;
+  for (auto [size, count] : parts) total += size * count;
+  return total;
+}
+
+std::string Signature::describe() const {
+  if (parts.empty()) return "nothing";
+  std::ostringstream text;
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    text << (i ? " + " : "") << parts[i].second << " elements of " << parts[i].first << " bytes";
+  text << " (" << bytes() << " bytes)";
+  return text.str();
+}
+
+std::vector<std::byte> encode(const NeighbourDescriptor& descriptor) {
+  WireWriter body;
+  write_body(body, descriptor);
+  WireWriter out;
+  out.u64(magic);
+  out.u64(version);
+  out.u64(body.bytes().size());
+  out.u64(checksum(body.bytes()));
+  out.bytes().insert(out.bytes().end(), body.bytes().begin(), body.bytes().end());
+  return std::move(out.bytes());
+}
+
+NeighbourDescriptor decode(std::span<const std::byte> bytes, const std::string& from) {
+  WireReader header(bytes.first(std::min(bytes.size(), header_bytes)), from);
+  const std::uint64_t found_magic = header.u64(), found_version = header.u64();
+  if (found_magic != magic) header.corrupt("it does not start with a ghostwire descriptor's mark");
+  if (found_version != version)
+    raise(Errc::mismatch, "the commit descriptor from " + from + " has format version " +
+                              std::to_string(found_version) + " but this rank's has " + std::to_string(version) +
+                              ": the ranks run different builds of ghostwire");
+  const std::uint64_t body_bytes = header.u64(), expected_sum = header.u64();
+  const std::span<const std::byte> body = bytes.subspan(header_bytes);
+  WireReader in(body, from);
+  if (body_bytes != body.size())
+    in.corrupt("its header announces " + std::to_string(body_bytes) + " bytes but " + std::to_string(body.size()) +
+               " came");
+  if (checksum(body) != expected_sum) in.corrupt("its checksum does not match its bytes");
+  return read_body(in);
+}
+
+}  // namespace ghostwire::detail

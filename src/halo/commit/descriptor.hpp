@@ -1,0 +1,80 @@
+// The per-neighbour descriptor of a commit: what a rank tells each neighbour about both directions
+// of every channel, so that both ranks of a slot check both directions (and report a mismatch on
+// both) and each builds its side of the slot. The encoder and decoder sit side by side in
+// descriptor.cpp; a descriptor that is short, corrupt or from another version of ghostwire is an
+// error naming the neighbour, never read as garbage. docs/plans.md, "How a plan works inside".
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ghostwire/layout.hpp"
+#include "halo/slot_path.hpp"
+
+namespace ghostwire::detail {
+
+// The (element size, count) sequence both sides of a message must agree on; neighbouring pieces
+// with the same element size merged.
+struct Signature {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> parts;
+  std::uint64_t bytes() const;
+  std::string describe() const;  // "4 elements of 8 bytes (32 bytes)"
+  bool operator==(const Signature&) const = default;
+};
+
+// Where a piece of a slot's layout lives, so that a node peer can map it.
+struct PieceLocation {
+  std::int64_t segment = -1;
+  std::uint64_t offset_bytes = 0;  // of the region within the segment's data
+  std::uint64_t element_size = 1;
+  Layout layout;
+};
+
+// A message split in two parts (split_runs): which bytes of the message, in message order, go in
+// part 0 (read in place) and which in part 1 (staged).
+struct SplitRun {
+  std::uint64_t bytes = 0;
+  std::uint64_t part = 0;
+};
+
+struct SendDescriptor {  // what the describing rank sends on a channel
+  Signature signature;
+  SlotPath path = SlotPath::staged;  // its own choice, before the receiver's answer about pushing
+  bool wants_push = false;
+  std::vector<PieceLocation> pieces;       // path in place: where its data is (split: part 0's)
+  std::array<std::uint64_t, 2> staging{};  // staged, split or wants_push: its halves in its plan segment
+  std::vector<SplitRun> split_runs;        // empty unless the message is split (path_choice.hpp)
+};
+
+struct ReceiveDescriptor {  // what it receives
+  Signature signature;
+  std::array<std::uint64_t, 2> notified_buffers{};  // notified writes: its halves in its plan segment
+  bool accepts_push = false;
+  std::vector<PieceLocation> ghosts;  // accepts_push: where its ghost cells are
+};
+
+struct ChannelDescriptor {
+  std::optional<SendDescriptor> send;
+  std::optional<ReceiveDescriptor> receive;
+};
+
+struct NeighbourDescriptor {
+  std::uint64_t neighbours = 0;      // of the describing rank
+  std::uint64_t receiver_index = 0;  // the receiver's index in that list
+  std::uint64_t posted_offset = 0, acknowledgement_offset = 0;  // its counters in its plan segment
+  bool acknowledge_by_reply = false;
+  std::vector<ChannelDescriptor> channels;
+};
+
+std::vector<std::byte> encode(const NeighbourDescriptor& descriptor);
+// `from` names the neighbour in the error ("rank 3"): Errc::mismatch for another version of the
+// format, Errc::internal for a short or corrupt descriptor.
+NeighbourDescriptor decode(std::span<const std::byte> bytes, const std::string& from);
+
+}  // namespace ghostwire::detail

@@ -1,0 +1,125 @@
+// Commit's descriptor phases (descriptor_exchange.hpp).
+#include "halo/commit/descriptor_exchange.hpp"
+
+#include "ghostwire/error.hpp"
+#include "halo/collective.hpp"
+#include "halo/commit/slot_pieces.hpp"
+#include "halo/path_choice.hpp"
+#include "runtime/world_state.hpp"
+
+namespace ghostwire::detail {
+namespace {
+
+SendDescriptor describe_send(const PlanState& p, const MessageMemory& memory, std::size_t s) {
+  SendDescriptor send;
+  send.signature = signature_of(p, p.send_pieces[s]);
+  send.path = send_path(p, s);
+  send.wants_push = push_wanted(p, s);
+  if (split_wanted(p, s)) {
+    SplitPieces split = split_pieces(p, s);
+    send.pieces = locations_of(p, split.parts[0]);
+    send.split_runs = std::move(split.runs);
+  } else if (send.path == SlotPath::in_place) {
+    send.pieces = locations_of(p, p.send_pieces[s]);
+  }
+  if (send.path == SlotPath::staged || send.wants_push || !send.split_runs.empty())
+    send.staging = {memory.staging[s][0], memory.staging[s][1]};
+  return send;
+}
+
+ReceiveDescriptor describe_receive(const PlanState& p, const MessageMemory& memory, std::size_t s) {
+  ReceiveDescriptor receive;
+  receive.signature = signature_of(p, p.receive_pieces[s]);
+  receive.notified_buffers = {memory.notified_buffers[s][0], memory.notified_buffers[s][1]};
+  receive.accepts_push = push_accepted(p, s);
+  if (receive.accepts_push) receive.ghosts = locations_of(p, p.receive_pieces[s]);
+  return receive;
+}
+
+// One channel's two directions, as both ranks see them; `me` and `peer` name the ranks.
+void check_channel(const PlanState& p, std::size_t s, const ChannelDescriptor& theirs, const std::string& me,
+                   const std::string& peer, std::vector<std::string>& problems) {
+  const std::string channel = "channel " + std::to_string(s % p.channels);
+  const bool i_receive = !p.receive_pieces[s].empty(), i_send = !p.send_pieces[s].empty();
+  const bool they_send = theirs.send.has_value(), they_receive = theirs.receive.has_value();
+  if (they_send != i_receive)
+    problems.push_back(channel + " from " + peer + " to " + me + ": " +
+                       (they_send ? peer + " sends but " + me + " has no receive layout"
+                                  : me + " receives but " + peer + " has no send layout"));
+  if (i_send != they_receive)
+    problems.push_back(channel + " from " + me + " to " + peer + ": " +
+                       (i_send ? me + " sends but " + peer + " has no receive layout"
+                               : peer + " receives but " + me + " has no send layout"));
+  if (they_send && i_receive) {
+    const Signature mine = signature_of(p, p.receive_pieces[s]);
+    if (theirs.send->signature != mine)
+      problems.push_back(channel + " from " + peer + " to " + me + ": " + peer + " sends " +
+                         theirs.send->signature.describe() + " but " + me + " receives " + mine.describe());
+  }
+  if (i_send && they_receive) {
+    const Signature mine = signature_of(p, p.send_pieces[s]);
+    if (theirs.receive->signature != mine)
+      problems.push_back(channel + " from " + me + " to " + peer + ": " + me + " sends " + mine.describe() + " but " +
+                         peer + " receives " + theirs.receive->signature.describe());
+  }
+}
+
+}  // namespace
+
+NeighbourDescriptor describe_slots_for(const PlanState& p, const MessageMemory& memory, std::size_t n) {
+  NeighbourDescriptor d;
+  d.neighbours = p.neighbours.size();
+  d.receiver_index = n;
+  d.posted_offset = memory.posted;  // where my counters are: they depend on my own slot count
+  d.acknowledgement_offset = memory.acknowledgements;
+  d.acknowledge_by_reply = p.acknowledge_by_reply;
+  d.channels.resize(p.channels);
+  for (std::size_t c = 0; c < p.channels; ++c) {
+    const std::size_t s = n * p.channels + c;
+    if (!p.send_pieces[s].empty()) d.channels[c].send = describe_send(p, memory, s);
+    if (!p.receive_pieces[s].empty()) d.channels[c].receive = describe_receive(p, memory, s);
+  }
+  return d;
+}
+
+std::vector<NeighbourDescriptor> exchange_descriptors(PlanState& p, const MessageMemory& memory,
+                                                      const std::string& context) {
+  std::vector<std::vector<std::byte>> outgoing;
+  for (std::size_t n = 0; n < p.neighbours.size(); ++n) outgoing.push_back(encode(describe_slots_for(p, memory, n)));
+  const auto incoming = swap_with_peers(*p.w, p.comm, p.neighbours, outgoing, context + ": the slot descriptors");
+  std::vector<NeighbourDescriptor> peers(p.neighbours.size());
+  std::vector<std::string> problems;
+  Errc code = Errc::internal;
+  for (std::size_t n = 0; n < p.neighbours.size(); ++n) {
+    try {
+      peers[n] = decode(incoming[n], "rank " + std::to_string(p.neighbours[n]));
+    } catch (const Error& error) {
+      problems.push_back(error.what());
+      code = error.code();
+    }
+  }
+  throw_if_any(*p.w, p.comm, problems, code, context);
+  return peers;
+}
+
+std::vector<std::string> check_agreement(const PlanState& p, const std::vector<NeighbourDescriptor>& peers) {
+  std::vector<std::string> problems;
+  const std::string me = "rank " + std::to_string(p.w->rank);
+  for (std::size_t n = 0; n < p.neighbours.size(); ++n) {
+    const NeighbourDescriptor& theirs = peers[n];
+    const std::string peer = "rank " + std::to_string(p.neighbours[n]);
+    if (theirs.acknowledge_by_reply != p.acknowledge_by_reply)
+      problems.push_back((p.acknowledge_by_reply ? me : peer) + " acknowledges by reply (Plan::acknowledge_by_reply) but " +
+                         (p.acknowledge_by_reply ? peer : me) + " does not; both sides must agree");
+    if (theirs.channels.size() != p.channels) {
+      problems.push_back(me + " has " + std::to_string(p.channels) + " channels but its neighbour " + peer + " has " +
+                         std::to_string(theirs.channels.size()));
+      continue;
+    }
+    for (std::size_t c = 0; c < p.channels; ++c)
+      check_channel(p, n * p.channels + c, theirs.channels[c], me, peer, problems);
+  }
+  return problems;
+}
+
+}  // namespace ghostwire::detail

@@ -1,0 +1,68 @@
+// A slot is one (channel, neighbour) direction of a committed plan: the fields every path shares,
+// and one path (a std::variant of the types in halo/paths/, chosen at commit by path_choice.cpp and
+// called through path_dispatch.hpp). docs/plans.md, "How a plan works inside".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <variant>
+
+#include "halo/paths/in_place.hpp"
+#include "halo/paths/notified_write.hpp"
+#include "halo/paths/pushed.hpp"
+#include "halo/paths/staged.hpp"
+#include "halo/paths/two_sided.hpp"
+
+namespace ghostwire::detail {
+
+// The alternatives in SlotPath's order, so that a path's index is its kind.
+using SendPath = std::variant<InPlaceSend, StagedSend, PushedSend, TwoSidedSend, NotifiedWriteSend>;
+using ReceivePath = std::variant<InPlaceReceive, StagedReceive, PushedReceive, TwoSidedReceive, NotifiedWriteReceive>;
+static_assert(std::variant_size_v<SendPath> == slot_path_count && std::variant_size_v<ReceivePath> == slot_path_count);
+
+template <class Variant, std::size_t... Index>
+constexpr bool in_kind_order(std::index_sequence<Index...>) {
+  return ((static_cast<std::size_t>(std::variant_alternative_t<Index, Variant>::kind) == Index) && ...);
+}
+static_assert(in_kind_order<SendPath>(std::make_index_sequence<slot_path_count>()));
+static_assert(in_kind_order<ReceivePath>(std::make_index_sequence<slot_path_count>()));
+
+struct SendSlot {
+  std::size_t channel = 0;
+  int rank = -1;
+  std::size_t bytes = 0;
+  std::uint32_t sequence = 0;  // last message sent
+  // With acknowledge_by_reply: the last acknowledgement that came with a message of the receiver
+  // on the reverse direction of this slot (node peers that acknowledge: in place, staged).
+  std::uint32_t reply_acknowledged = 0;
+  std::int32_t reverse_receive = -1;  // the receive slot of the same (channel, neighbour), if any
+  // The last message came from exchange()/start(), which does not wait for acknowledgements of
+  // packed data; a later send() waits for it instead of reporting misuse.
+  bool deferred = false;
+  // A slot whose message is split in two (path_choice.hpp, split_wanted): its part 1 follows in
+  // the plan's list; calls on the (channel, neighbour) take both parts.
+  std::int32_t next_part = -1;
+  std::uint8_t part = 0;
+  SendPath path;
+
+  SlotPath kind() const { return static_cast<SlotPath>(path.index()); }
+};
+
+struct ReceiveSlot {
+  std::size_t channel = 0;
+  int rank = -1;
+  std::size_t bytes = 0;
+  std::uint32_t sequence = 0;  // last message received
+  std::uint32_t consumed = 0;  // last message copied out or released (so acknowledged, or to be)
+  // Received by test_recv_in_place and not yet released: the sender's data is being read.
+  bool held = false;
+  std::int32_t reverse_send = -1;  // the send slot of the same (channel, neighbour), if any
+  std::int32_t next_part = -1;     // as SendSlot's
+  std::uint8_t part = 0;
+  ReceivePath path;
+
+  SlotPath kind() const { return static_cast<SlotPath>(path.index()); }
+};
+
+}  // namespace ghostwire::detail

@@ -1,0 +1,151 @@
+// The commit descriptor without MPI: a round trip keeps every field; a descriptor cut short at any
+// length, with any byte flipped, from another format version, or structurally wrong behind a valid
+// checksum is an error naming the neighbour, never a descriptor read from garbage.
+#include "halo/commit/descriptor.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ghostwire/error.hpp"
+
+namespace {
+
+using namespace ghostwire;
+using namespace ghostwire::detail;
+
+NeighbourDescriptor sample() {
+  NeighbourDescriptor d;
+  d.neighbours = 5;
+  d.receiver_index = 3;
+  d.posted_offset = 0;
+  d.acknowledgement_offset = 128;
+  d.acknowledge_by_reply = true;
+  d.channels.resize(3);
+  SendDescriptor send;
+  send.signature.parts = {{8, 100}, {4, 7}};
+  send.path = SlotPath::in_place;
+  send.wants_push = true;
+  send.pieces.push_back({2, 64, 8, Layout::box(10, {4, 5}, {1, 12})});
+  send.pieces.push_back({3, 0, 4, Layout::indices({9, 3, 4, 5})});
+  send.staging = {4096, 8192};
+  send.split_runs = {{800, 0}, {28, 1}};
+  d.channels[0].send = send;
+  ReceiveDescriptor receive;
+  receive.signature.parts = {{8, 16}};
+  receive.notified_buffers = {256, 512};
+  receive.accepts_push = true;
+  receive.ghosts.push_back({1, 8, 8, Layout::ranges({{0, 8}, {20, 8}})});
+  d.channels[0].receive = receive;
+  d.channels[2].receive = ReceiveDescriptor{};  // channel 1: nothing either way
+  return d;
+}
+
+void expect_error(const std::vector<std::byte>& bytes, Errc code, const std::string& fragment) {
+  try {
+    decode(bytes, "rank 7");
+    ADD_FAILURE() << "decoded without an error (" << bytes.size() << " bytes)";
+  } catch (const Error& error) {
+    EXPECT_EQ(static_cast<int>(error.code()), static_cast<int>(code)) << error.what();
+    const std::string message = error.what();
+    EXPECT_NE(message.find("rank 7"), std::string::npos) << message;
+    EXPECT_NE(message.find(fragment), std::string::npos) << message;
+  }
+}
+
+// The decoder's checksum, so that a test can write a body that passes it.
+std::uint64_t fnv(const std::byte* data, std::size_t size) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  for (std::size_t i = 0; i < size; ++i) hash = (hash ^ static_cast<std::uint64_t>(data[i])) * 0x100000001b3ull;
+  return hash;
+}
+void reseal(std::vector<std::byte>& bytes) {
+  const std::uint64_t sum = fnv(bytes.data() + 32, bytes.size() - 32), length = bytes.size() - 32;
+  std::memcpy(bytes.data() + 16, &length, 8);
+  std::memcpy(bytes.data() + 24, &sum, 8);
+}
+void put_u64(std::vector<std::byte>& bytes, std::size_t at, std::uint64_t value) {
+  std::memcpy(bytes.data() + at, &value, 8);
+}
+
+TEST(Descriptor, RoundTripKeepsEveryField) {
+  const NeighbourDescriptor d = sample();
+  const std::vector<std::byte> bytes = encode(d);
+  const NeighbourDescriptor back = decode(bytes, "rank 7");
+  EXPECT_EQ(back.neighbours, 5u);
+  EXPECT_EQ(back.receiver_index, 3u);
+  EXPECT_EQ(back.acknowledgement_offset, 128u);
+  EXPECT_TRUE(back.acknowledge_by_reply);
+  ASSERT_EQ(back.channels.size(), 3u);
+  ASSERT_TRUE(back.channels[0].send && back.channels[0].receive);
+  EXPECT_FALSE(back.channels[1].send || back.channels[1].receive);
+  EXPECT_FALSE(back.channels[2].send);
+  ASSERT_TRUE(back.channels[2].receive);
+  const SendDescriptor& send = *back.channels[0].send;
+  EXPECT_EQ(send.signature, d.channels[0].send->signature);
+  EXPECT_EQ(send.path, SlotPath::in_place);
+  EXPECT_TRUE(send.wants_push);
+  EXPECT_EQ(send.staging[1], 8192u);
+  ASSERT_EQ(send.split_runs.size(), 2u);
+  EXPECT_EQ(send.split_runs[1].bytes, 28u);
+  EXPECT_EQ(send.split_runs[1].part, 1u);
+  ASSERT_EQ(send.pieces.size(), 2u);
+  EXPECT_EQ(send.pieces[0].segment, 2);
+  EXPECT_EQ(send.pieces[0].offset_bytes, 64u);
+  EXPECT_EQ(send.pieces[0].layout.describe(), d.channels[0].send->pieces[0].layout.describe());
+  EXPECT_EQ(send.pieces[1].layout.index_list(), (std::vector<std::size_t>{9, 3, 4, 5}));
+  const ReceiveDescriptor& receive = *back.channels[0].receive;
+  EXPECT_EQ(receive.notified_buffers[0], 256u);
+  EXPECT_TRUE(receive.accepts_push);
+  ASSERT_EQ(receive.ghosts.size(), 1u);
+  EXPECT_EQ(receive.ghosts[0].layout.count(), 16u);
+  EXPECT_EQ(encode(back), bytes);  // nothing lost, nothing added
+}
+
+TEST(Descriptor, ShortAtEveryLengthIsAnError) {
+  const std::vector<std::byte> bytes = encode(sample());
+  for (std::size_t length = 0; length < bytes.size(); ++length)
+    expect_error(std::vector<std::byte>(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(length)),
+                 Errc::internal, "corrupt");
+}
+
+TEST(Descriptor, EveryFlippedByteIsAnError) {
+  const std::vector<std::byte> bytes = encode(sample());
+  for (std::size_t at = 0; at < bytes.size(); ++at) {
+    if (at >= 8 && at < 16) continue;  // the version: below
+    std::vector<std::byte> corrupt = bytes;
+    corrupt[at] ^= std::byte{0x10};
+    expect_error(corrupt, Errc::internal, "corrupt");
+  }
+}
+
+TEST(Descriptor, AnotherVersionIsAMismatch) {
+  std::vector<std::byte> bytes = encode(sample());
+  put_u64(bytes, 8, 2);
+  expect_error(bytes, Errc::mismatch, "different builds of ghostwire");
+}
+
+TEST(Descriptor, WrongStructureBehindAValidChecksumIsAnError) {
+  const std::vector<std::byte> bytes = encode(sample());
+  // Body fields: neighbours 32, receiver index 40, offsets 48 and 56, by-reply 64, channel count 72.
+  std::vector<std::byte> wrong = bytes;
+  put_u64(wrong, 40, 5);  // receiver index not below the neighbour count
+  reseal(wrong);
+  expect_error(wrong, Errc::internal, "receiver index");
+  wrong = bytes;
+  put_u64(wrong, 64, 2);  // a flag neither 0 nor 1
+  reseal(wrong);
+  expect_error(wrong, Errc::internal, "flag");
+  wrong = bytes;
+  put_u64(wrong, 72, std::uint64_t{1} << 60);  // a count no body could hold
+  reseal(wrong);
+  expect_error(wrong, Errc::internal, "count");
+  wrong = bytes;
+  wrong.resize(wrong.size() + 8);  // a field too many
+  reseal(wrong);
+  expect_error(wrong, Errc::internal, "left after");
+}
+
+}  // namespace
