@@ -1,6 +1,11 @@
-// Run-time settings, read from the environment once per World.
+// Run-time settings (docs/runtime.md, "Settings and environment"): the one place where ghostwire
+// reads its GHOSTWIRE_* environment variables. A World reads them once (World(MPI_Comm)) or is
+// handed them (World(MPI_Comm, const Settings&)); everything that runs on a World (topology
+// detection and placement included) then takes them from World::settings(), so a World built with
+// explicit Settings behaves as the same variables would.
 //
 //   GHOSTWIRE_RANKS_PER_NODE=k   emulate nodes of k consecutive ranks (0 or unset: real nodes)
+//   GHOSTWIRE_TOPOLOGY=FILE      the machine across nodes, from a topology file (docs/topology.md)
 //   GHOSTWIRE_TRANSPORT=rma|p2p  inter-node transport for notified writes
 //   GHOSTWIRE_TIMEOUT=seconds    limit of every wait (default 60)
 //   GHOSTWIRE_ON_TIMEOUT=abort|throw   what a timed-out wait does after printing its diagnostic
@@ -34,6 +39,9 @@ struct Settings {
   TimeoutAction on_timeout = TimeoutAction::abort_job;
   long spin_polls = -1;  // -1: chosen from cores and ranks per node
   IntraPath intra_path = IntraPath::automatic;
+  // Topology file describing the network levels across nodes (topo::TopologyFile); empty: nodes
+  // are known by host name only.
+  std::string topology_file;
 
   // Reads the GHOSTWIRE_* variables; a malformed value throws Error(invalid_argument) naming it.
   static Settings from_environment();
