@@ -1,5 +1,7 @@
 // gw-topo: prints the machine hierarchy ghostwire detects, and evaluates rank mappings of a
-// Cartesian process grid on a machine (synthetic, a topology file, or the job's own).
+// Cartesian process grid on a machine (synthetic, a topology file, or the job's own); see
+// docs/topology.md, "First steps". It runs on a World, so it reads the GHOSTWIRE_* variables as
+// every ghostwire program does (Settings) and its collectives time out like ghostwire's waits.
 #include <mpi.h>
 
 #include <algorithm>
@@ -12,10 +14,15 @@
 #include <string>
 #include <vector>
 
+#include "ghostwire/collective.hpp"
 #include "ghostwire/error.hpp"
 #include "ghostwire/topo.hpp"
+#include "ghostwire/world.hpp"
+#include "runtime/mpi_check.hpp"
 
 namespace topo = ghostwire::topo;
+using ghostwire::World;
+using ghostwire::detail::check_mpi;
 
 namespace {
 
@@ -66,12 +73,12 @@ examples:
 // treematch when its topo component is selected) each give this process a new rank; the process
 // with new rank p computes position p (Cartesian ranks are row-major, and graph vertex p is the
 // position this program declared for old rank p). Collective; every rank gets rank_of[position].
-topo::Assignment gather_positions(int new_rank) {
-  int size = 0, rank = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  std::vector<int> positions(static_cast<std::size_t>(size));
-  MPI_Allgather(&new_rank, 1, MPI_INT, positions.data(), 1, MPI_INT, MPI_COMM_WORLD);
+// The gather is an allreduce of one-hot vectors: it waits like every ghostwire wait.
+topo::Assignment gather_positions(World& world, int new_rank) {
+  const int size = world.size();
+  std::vector<std::int64_t> positions(static_cast<std::size_t>(size), 0);
+  positions[static_cast<std::size_t>(world.rank())] = new_rank;
+  ghostwire::allreduce(world, std::span<std::int64_t>(positions), ghostwire::ReduceOp::sum);
   topo::Assignment rank_of(static_cast<std::size_t>(size), -1);
   for (int r = 0; r < size; ++r)
     if (positions[static_cast<std::size_t>(r)] >= 0 && positions[static_cast<std::size_t>(r)] < size)
@@ -79,20 +86,25 @@ topo::Assignment gather_positions(int new_rank) {
   return rank_of;
 }
 
-topo::Assignment mpi_cart_reorder(const topo::CartGrid& grid) {
+// The rank this process has in `made`, a communicator just created (and now freed). Creating a
+// communicator has no non-blocking form: the calls are checked, not timed.
+int rank_in(MPI_Comm made) {
+  int new_rank = -1;
+  check_mpi(MPI_Comm_rank(made, &new_rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_free(&made), "MPI_Comm_free");
+  return new_rank;
+}
+
+topo::Assignment mpi_cart_reorder(World& world, const topo::CartGrid& grid) {
   std::vector<int> dims(grid.extents.begin(), grid.extents.end()), periods;
   for (bool p : grid.periodic) periods.push_back(p ? 1 : 0);
   MPI_Comm cart = MPI_COMM_NULL;
-  MPI_Cart_create(MPI_COMM_WORLD, grid.dimensions(), dims.data(), periods.data(), 1, &cart);
-  int new_rank = -1;
-  MPI_Comm_rank(cart, &new_rank);
-  MPI_Comm_free(&cart);
-  return gather_positions(new_rank);
+  check_mpi(MPI_Cart_create(world.comm(), grid.dimensions(), dims.data(), periods.data(), 1, &cart), "MPI_Cart_create");
+  return gather_positions(world, rank_in(cart));
 }
 
-topo::Assignment mpi_dist_graph_reorder(const topo::CartGrid& grid) {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+topo::Assignment mpi_dist_graph_reorder(World& world, const topo::CartGrid& grid) {
+  const int rank = world.rank();
   const topo::Graph graph = topo::Graph::of(grid);
   std::vector<int> neighbours, weights;
   // MPI weights are ints: halo bytes in KiB, at least 1.
@@ -102,12 +114,10 @@ topo::Assignment mpi_dist_graph_reorder(const topo::CartGrid& grid) {
   }
   const int degree = static_cast<int>(neighbours.size());
   MPI_Comm dist = MPI_COMM_NULL;
-  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, degree, neighbours.data(), weights.data(), degree, neighbours.data(),
-                                 weights.data(), MPI_INFO_NULL, 1, &dist);
-  int new_rank = -1;
-  MPI_Comm_rank(dist, &new_rank);
-  MPI_Comm_free(&dist);
-  return gather_positions(new_rank);
+  check_mpi(MPI_Dist_graph_create_adjacent(world.comm(), degree, neighbours.data(), weights.data(), degree,
+                                           neighbours.data(), weights.data(), MPI_INFO_NULL, 1, &dist),
+            "MPI_Dist_graph_create_adjacent");
+  return gather_positions(world, rank_in(dist));
 }
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -129,13 +139,11 @@ std::vector<int> parse_list(const std::string& text, const char* option) {
   return values;
 }
 
-int print_detected() {
-  const topo::Topology machine = topo::detect(MPI_COMM_WORLD);
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank != 0) return 0;
-  const char* file = std::getenv("GHOSTWIRE_TOPOLOGY");
-  std::printf("across nodes: %s\n", file && *file ? (std::string("topology file ") + file).c_str() : "host names");
+int print_detected(World& world) {
+  const topo::Topology machine = topo::detect(world);
+  if (world.rank() != 0) return 0;
+  const std::string& file = world.settings().topology_file;
+  std::printf("across nodes: %s\n", file.empty() ? "host names" : ("topology file " + file).c_str());
   std::printf("%s", machine.describe().c_str());
   for (int r = 0; r < machine.ranks(); ++r) {
     std::printf("rank %d on %s:", r, machine.host(r).c_str());
@@ -146,7 +154,7 @@ int print_detected() {
   return 0;
 }
 
-int evaluate_mappings(int argc, char** argv) {
+int evaluate_mappings(World& world, int argc, char** argv) {
   std::string grid_spec, machine_spec, methods_text;
   std::vector<int> local;
   int element = 8;
@@ -167,9 +175,7 @@ int evaluate_mappings(int argc, char** argv) {
     } else usage_error("unknown option '" + arg + "'");
   }
   if (grid_spec.empty() || machine_spec.empty()) usage_error("map needs --grid and --machine");
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const topo::Topology machine = machine_spec == "detect" ? topo::detect(MPI_COMM_WORLD) : topo::make_machine(machine_spec);
+  const topo::Topology machine = machine_spec == "detect" ? topo::detect(world) : topo::make_machine(machine_spec);
   if (local.empty()) local = {grid_spec.rfind("2d", 0) == 0 ? 512 : 64};
   const topo::CartGrid grid = topo::CartGrid::parse(grid_spec, machine.ranks(), local, element);
   // A real launch: MPI's own reordering too (every rank takes part).
@@ -181,14 +187,15 @@ int evaluate_mappings(int argc, char** argv) {
   std::vector<Extra> extras;
   if (machine_spec == "detect" && grid.size() == machine.ranks()) {
     for (const char* name : {"mpi_cart", "mpi_dist_graph"}) {
-      MPI_Barrier(MPI_COMM_WORLD);
+      world.barrier();
       const auto start = std::chrono::steady_clock::now();
-      topo::Assignment a = std::string(name) == "mpi_cart" ? mpi_cart_reorder(grid) : mpi_dist_graph_reorder(grid);
+      topo::Assignment a =
+          std::string(name) == "mpi_cart" ? mpi_cart_reorder(world, grid) : mpi_dist_graph_reorder(world, grid);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       extras.push_back({name, std::move(a), seconds});
     }
   }
-  if (rank != 0) return 0;
+  if (world.rank() != 0) return 0;
   std::vector<topo::Method> methods = topo::all_methods();
   if (!methods_text.empty()) {
     methods.clear();
@@ -276,14 +283,21 @@ int main(int argc, char** argv) {
         std::printf("%s", usage_text);
         return 0;
       }
-  MPI_Init(&argc, &argv);
+  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
+    std::fprintf(stderr, "gw-topo: MPI_Init failed\n");
+    return 1;
+  }
   int status = 0;
   try {
-    status = command.empty() ? print_detected() : evaluate_mappings(argc, argv);
+    World world(MPI_COMM_WORLD);  // the GHOSTWIRE_* settings, read once
+    status = command.empty() ? print_detected(world) : evaluate_mappings(world, argc, argv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gw-topo: %s\n", e.what());
     status = 1;
   }
-  MPI_Finalize();
+  if (MPI_Finalize() != MPI_SUCCESS && status == 0) {
+    std::fprintf(stderr, "gw-topo: MPI_Finalize failed\n");
+    status = 1;
+  }
   return status;
 }
