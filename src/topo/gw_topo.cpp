@@ -154,86 +154,79 @@ int print_detected(World& world) {
   return 0;
 }
 
-int evaluate_mappings(World& world, int argc, char** argv) {
+struct MapOptions {
   std::string grid_spec, machine_spec, methods_text;
   std::vector<int> local;
   int element = 8;
+};
+
+MapOptions parse_map_options(int argc, char** argv) {
+  MapOptions options;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     auto value = [&]() -> std::string {
       if (i + 1 >= argc) usage_error(arg + " needs a value");
       return argv[++i];
     };
-    if (arg == "--grid") grid_spec = value();
-    else if (arg == "--machine") machine_spec = value();
-    else if (arg == "--local") local = parse_list(value(), "--local");
-    else if (arg == "--element") element = parse_list(value(), "--element").at(0);
-    else if (arg == "--methods") methods_text = value();
-    else if (arg == "-h" || arg == "--help") {
-      std::printf("%s", usage_text);
-      return 0;
-    } else usage_error("unknown option '" + arg + "'");
+    if (arg == "--grid") options.grid_spec = value();
+    else if (arg == "--machine") options.machine_spec = value();
+    else if (arg == "--local") options.local = parse_list(value(), "--local");
+    else if (arg == "--element") options.element = parse_list(value(), "--element").at(0);
+    else if (arg == "--methods") options.methods_text = value();
+    else usage_error("unknown option '" + arg + "'");  // --help was answered before MPI_Init
   }
-  if (grid_spec.empty() || machine_spec.empty()) usage_error("map needs --grid and --machine");
-  const topo::Topology machine = machine_spec == "detect" ? topo::detect(world) : topo::make_machine(machine_spec);
-  if (local.empty()) local = {grid_spec.rfind("2d", 0) == 0 ? 512 : 64};
-  const topo::CartGrid grid = topo::CartGrid::parse(grid_spec, machine.ranks(), local, element);
-  // A real launch: MPI's own reordering too (every rank takes part).
-  struct Extra {
-    const char* name;
-    topo::Assignment rank_of;
-    double seconds;
-  };
-  std::vector<Extra> extras;
-  if (machine_spec == "detect" && grid.size() == machine.ranks()) {
-    for (const char* name : {"mpi_cart", "mpi_dist_graph"}) {
-      world.barrier();
-      const auto start = std::chrono::steady_clock::now();
-      topo::Assignment a =
-          std::string(name) == "mpi_cart" ? mpi_cart_reorder(world, grid) : mpi_dist_graph_reorder(world, grid);
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      extras.push_back({name, std::move(a), seconds});
-    }
-  }
-  if (world.rank() != 0) return 0;
-  std::vector<topo::Method> methods = topo::all_methods();
-  if (!methods_text.empty()) {
-    methods.clear();
-    std::istringstream items(methods_text);
-    std::string item;
-    while (std::getline(items, item, ',')) methods.push_back(topo::method_from_name(item));
-  }
-  const auto costs = topo::default_costs(machine);
+  if (options.grid_spec.empty() || options.machine_spec.empty()) usage_error("map needs --grid and --machine");
+  if (options.local.empty()) options.local = {options.grid_spec.rfind("2d", 0) == 0 ? 512 : 64};
+  return options;
+}
 
-  std::printf("machine %s: %s", machine_spec.c_str(), machine.describe().c_str());
-  std::printf("grid %s: %s\n\n", grid_spec.c_str(), grid.describe().c_str());
-  std::printf("%-14s %7s %6s %10s %14s %8s %12s %10s %9s %10s\n", "mapping", "ranks", "nodes", "inter-edges",
-              "inter-bytes", "x rank", "max node B", "model us", "speedup", "map s");
-  struct Row {
-    std::string name;
-    topo::Evaluation e;
-    double seconds;
-  };
+// One mapping evaluated: a row of the table and one JSON line.
+struct Row {
+  std::string name;
+  topo::Assignment rank_of;
+  double seconds = 0;  // to compute the mapping
+  topo::Evaluation e;
+};
+
+// On a real launch, MPI's own reorderings (every rank takes part).
+std::vector<Row> mpi_reorderings(World& world, const topo::CartGrid& grid) {
+  std::vector<Row> rows;
+  for (const char* name : {"mpi_cart", "mpi_dist_graph"}) {
+    world.barrier();
+    const auto start = std::chrono::steady_clock::now();
+    topo::Assignment a =
+        std::string(name) == "mpi_cart" ? mpi_cart_reorder(world, grid) : mpi_dist_graph_reorder(world, grid);
+    rows.push_back({name, std::move(a), std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), {}});
+  }
+  return rows;
+}
+
+std::vector<topo::Method> chosen_methods(const MapOptions& options) {
+  if (options.methods_text.empty()) return topo::all_methods();
+  std::vector<topo::Method> methods;
+  std::istringstream items(options.methods_text);
+  std::string item;
+  while (std::getline(items, item, ',')) methods.push_back(topo::method_from_name(item));
+  return methods;
+}
+
+std::vector<Row> map_with_methods(const std::vector<topo::Method>& methods, const topo::CartGrid& grid,
+                                  const topo::Topology& machine) {
   std::vector<Row> rows;
   for (topo::Method m : methods) {
     const auto start = std::chrono::steady_clock::now();
-    topo::Assignment a;
     try {
-      a = topo::map(m, grid, machine);
+      topo::Assignment a = topo::map(m, grid, machine);
+      rows.push_back({topo::method_name(m), std::move(a),
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), {}});
     } catch (const ghostwire::Error& e) {
       std::printf("%-14s %s\n", topo::method_name(m), e.what());
-      continue;
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    rows.push_back({topo::method_name(m), topo::evaluate(grid, machine, a, costs), seconds});
   }
-  for (const Extra& x : extras) {
-    if (!topo::is_permutation(x.rank_of, grid.size())) {
-      std::printf("%-14s MPI returned ranks that are not a permutation\n", x.name);
-      continue;
-    }
-    rows.push_back({x.name, topo::evaluate(grid, machine, x.rank_of, costs), x.seconds});
-  }
+  return rows;
+}
+
+void print_table(const std::vector<Row>& rows, const topo::Topology& machine) {
   const topo::Evaluation* base = nullptr;
   for (const auto& r : rows)
     if (r.name == topo::method_name(topo::Method::rank_order)) base = &r.e;
@@ -253,11 +246,14 @@ int evaluate_mappings(World& world, int argc, char** argv) {
     std::printf("\n");
   }
   std::printf("\n");
+}
+
+void print_json(const std::vector<Row>& rows, const MapOptions& options) {
   for (const auto& r : rows) {
     std::printf("{\"tool\":\"gw-topo\",\"mapping\":%s,\"machine\":%s,\"grid\":%s,\"ranks\":%d,\"nodes\":%d,\"edges\":%lld,"
                 "\"bytes\":%lld,\"internode_edges\":%lld,\"internode_bytes\":%lld,\"max_node_bytes\":%lld,",
-                json_string(r.name).c_str(), json_string(machine_spec).c_str(),
-                json_string(grid_spec).c_str(), r.e.ranks, r.e.nodes, static_cast<long long>(r.e.edges),
+                json_string(r.name).c_str(), json_string(options.machine_spec).c_str(),
+                json_string(options.grid_spec).c_str(), r.e.ranks, r.e.nodes, static_cast<long long>(r.e.edges),
                 static_cast<long long>(r.e.bytes), static_cast<long long>(r.e.internode_edges),
                 static_cast<long long>(r.e.internode_bytes), static_cast<long long>(r.e.max_node_bytes));
     std::printf("\"crossing_bytes\":{");
@@ -265,6 +261,33 @@ int evaluate_mappings(World& world, int argc, char** argv) {
       std::printf("%s%s:%lld", l ? "," : "", json_string(r.e.crossing[l].level).c_str(), static_cast<long long>(r.e.crossing[l].bytes));
     std::printf("},\"model_time_s\":%.9g,\"seconds_to_map\":%.6g}\n", r.e.model_time_s, r.seconds);
   }
+}
+
+int evaluate_mappings(World& world, int argc, char** argv) {
+  const MapOptions options = parse_map_options(argc, argv);
+  const bool detected = options.machine_spec == "detect";
+  const topo::Topology machine = detected ? topo::detect(world) : topo::make_machine(options.machine_spec);
+  const topo::CartGrid grid = topo::CartGrid::parse(options.grid_spec, machine.ranks(), options.local, options.element);
+  std::vector<Row> from_mpi;
+  if (detected && grid.size() == machine.ranks()) from_mpi = mpi_reorderings(world, grid);
+  if (world.rank() != 0) return 0;
+  const std::vector<topo::Method> methods = chosen_methods(options);
+
+  std::printf("machine %s: %s", options.machine_spec.c_str(), machine.describe().c_str());
+  std::printf("grid %s: %s\n\n", options.grid_spec.c_str(), grid.describe().c_str());
+  std::printf("%-14s %7s %6s %10s %14s %8s %12s %10s %9s %10s\n", "mapping", "ranks", "nodes", "inter-edges",
+              "inter-bytes", "x rank", "max node B", "model us", "speedup", "map s");
+  std::vector<Row> rows = map_with_methods(methods, grid, machine);
+  for (Row& r : from_mpi) {
+    if (topo::is_permutation(r.rank_of, grid.size()))
+      rows.push_back(std::move(r));
+    else
+      std::printf("%-14s MPI returned ranks that are not a permutation\n", r.name.c_str());
+  }
+  const auto costs = topo::default_costs(machine);
+  for (Row& r : rows) r.e = topo::evaluate(grid, machine, r.rank_of, costs);
+  print_table(rows, machine);
+  print_json(rows, options);
   return 0;
 }
 
