@@ -188,6 +188,9 @@ Topology detect(World& world) {
 
 Topology detect(MPI_Comm comm, const Settings& settings) {
   detail::require_mpi_running("topo::detect");
+  if (settings.ranks_per_node < 0)  // as World checks its own
+    raise(Errc::invalid_argument, "topo::detect: settings.ranks_per_node is " + std::to_string(settings.ranks_per_node) +
+                                      "; expected >= 0 (0: real nodes)");
   const std::unique_ptr<detail::WorldState> waits = detail::wait_state_for(comm, settings);
   return detect_in(*waits);
 }
