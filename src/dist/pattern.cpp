@@ -1,6 +1,6 @@
 // Index arithmetic of TeamSpec and Pattern, and the team shapes of TeamSpec::balanced and
-// make_pattern (docs/dist.md, "Patterns and teams"); the factorisations they choose from are shared with topo
-// (runtime/factorisation.hpp).
+// make_pattern (docs/dist.md, "Patterns and teams"); the factorisations they choose from are
+// shared with topo (runtime/factorisation.hpp).
 #include <algorithm>
 #include <limits>
 #include <sstream>

@@ -135,7 +135,8 @@ std::vector<std::vector<int>> network_paths(const std::vector<std::string>& host
   if (!settings.topology_file.empty()) {
     const TopologyFile file = TopologyFile::read(settings.topology_file);
     levels = file.levels();
-    for (int r = 0; r < size; ++r) network[static_cast<std::size_t>(r)] = file.placement(hosts[static_cast<std::size_t>(r)]);
+    for (int r = 0; r < size; ++r)
+      network[static_cast<std::size_t>(r)] = file.placement(hosts[static_cast<std::size_t>(r)]);
   } else {
     levels = {"node"};
     for (int r = 0; r < size; ++r) network[static_cast<std::size_t>(r)] = {host_index[hosts[static_cast<std::size_t>(r)]]};
@@ -189,8 +190,8 @@ Topology detect(World& world) {
 Topology detect(MPI_Comm comm, const Settings& settings) {
   detail::require_mpi_running("topo::detect");
   if (settings.ranks_per_node < 0)  // as World checks its own
-    raise(Errc::invalid_argument, "topo::detect: settings.ranks_per_node is " + std::to_string(settings.ranks_per_node) +
-                                      "; expected >= 0 (0: real nodes)");
+    raise(Errc::invalid_argument, "topo::detect: settings.ranks_per_node is " +
+                                      std::to_string(settings.ranks_per_node) + "; expected >= 0 (0: real nodes)");
   const std::unique_ptr<detail::WorldState> waits = detail::wait_state_for(comm, settings);
   return detect_in(*waits);
 }

@@ -196,7 +196,8 @@ std::vector<Row> mpi_reorderings(World& world, const topo::CartGrid& grid) {
     const auto start = std::chrono::steady_clock::now();
     topo::Assignment a =
         std::string(name) == "mpi_cart" ? mpi_cart_reorder(world, grid) : mpi_dist_graph_reorder(world, grid);
-    rows.push_back({name, std::move(a), std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), {}});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    rows.push_back({name, std::move(a), seconds, {}});
   }
   return rows;
 }
