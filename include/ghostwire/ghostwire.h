@@ -200,7 +200,8 @@ int gw_halo_update_describe(gw_halo_update_t update, char* text, size_t capacity
 
 /* Topology placement (docs/topology.md): for a Cartesian process grid of `extents` positions
  * (row-major, C order), blocks of `local` cells of `element_bytes` bytes with a 1-deep halo, and
- * this machine (detected over `comm`, collective), *reordered is a new communicator (free it with
+ * this machine (detected over `comm`, collective, with the GHOSTWIRE_* settings of the environment
+ * as a World would read them: docs/runtime.md), *reordered is a new communicator (free it with
  * MPI_Comm_free) in which rank p computes grid position p, placed by `method` ("hierarchical" when
  * NULL; "rank_order", "dims_blocking", "study", "scotch"). *position (may be NULL) is this rank's
  * position, its rank in *reordered. periodic: NULL or nonzero per periodic dimension. */

@@ -1,6 +1,11 @@
-// Run-time settings, read from the environment once per World.
+// Run-time settings (docs/runtime.md, "Settings and environment"): the one place where ghostwire
+// reads its GHOSTWIRE_* environment variables. A World reads them once (World(MPI_Comm)) or is
+// handed them (World(MPI_Comm, const Settings&)); everything that runs on a World (topology
+// detection and placement included) then takes them from World::settings(), so a World built with
+// explicit Settings behaves as the same variables would.
 //
 //   GHOSTWIRE_RANKS_PER_NODE=k   emulate nodes of k consecutive ranks (0 or unset: real nodes)
+//   GHOSTWIRE_TOPOLOGY=FILE      the machine across nodes, from a topology file (docs/topology.md)
 //   GHOSTWIRE_TRANSPORT=rma|p2p  inter-node transport for notified writes
 //   GHOSTWIRE_TIMEOUT=seconds    limit of every wait (default 60)
 //   GHOSTWIRE_ON_TIMEOUT=abort|throw   what a timed-out wait does after printing its diagnostic
@@ -13,6 +18,9 @@
 
 namespace ghostwire {
 
+// How a World reaches other nodes: `rma` one-sided (MPI RMA windows: notified writes are puts),
+// `p2p` two-sided (MPI messages: plans send their inter-node slots as messages, and a Segment's
+// notified writes travel as messages too).
 enum class Transport { rma, p2p };
 enum class TimeoutAction { abort_job, throw_error };
 // Intra-node plan messages: read the sender's data in place (one copy), pack it on the sender
@@ -39,6 +47,9 @@ struct Settings {
   // this limit (or MPI_TAG_UB, whichever is lower) sends notified writes instead, and describe()
   // says so. 0: MPI_TAG_UB. Lowering it shows that fallback on a small plan.
   long message_tag_limit = 0;
+  // Topology file describing the network levels across nodes (topo::TopologyFile); empty: nodes
+  // are known by host name only.
+  std::string topology_file;
 
   // Reads the GHOSTWIRE_* variables; a malformed value throws Error(invalid_argument) naming it.
   static Settings from_environment();

@@ -7,7 +7,8 @@
 //   map(...)   an assignment grid position -> rank by one of several methods
 //   evaluate   edges and halo bytes crossing each level, and a modelled exchange time
 //
-// Everything except detect() is pure computation: it does not talk to other ranks.
+// Everything except detect() and the reordering functions is pure computation: it does not talk to
+// other ranks. What these read of the machine comes from the World's Settings (docs/topology.md).
 #pragma once
 
 #include <mpi.h>
@@ -22,6 +23,7 @@
 
 namespace ghostwire {
 class World;
+struct Settings;
 }
 
 namespace ghostwire::topo {
@@ -75,10 +77,11 @@ class Topology {
 
 // ---- machine description: topology file, hwloc, detection ----------------------------------
 
-// GHOSTWIRE_TOPOLOGY=FILE: one line per host, "HOST PLACEMENT", '#' starts a comment. PLACEMENT is
-// either Cray's xtprocadmin name, c<column>-<row>c<chassis>s<blade>n<node> (levels group =
-// cabinet pair, cabinet, chassis, blade, node), or level=value,... with the same level names on
-// every line (values are integers or names; a "node" level is added when absent, one per host).
+// A topology file (Settings::topology_file, GHOSTWIRE_TOPOLOGY=FILE): one line per host,
+// "HOST PLACEMENT", '#' starts a comment. PLACEMENT is either Cray's xtprocadmin name,
+// c<column>-<row>c<chassis>s<blade>n<node> (levels group = cabinet pair, cabinet, chassis, blade,
+// node), or level=value,... with the same level names on every line (values are integers or
+// names; a "node" level is added when absent, one per host).
 class TopologyFile {
  public:
   static TopologyFile read(const std::string& path);
@@ -113,10 +116,15 @@ NodeHierarchy detect_node();
 // The core this process is bound to (hwloc's logical index), or -1 when it is not bound to one.
 int bound_core();
 
-// Collective over `comm`: every rank's path. Across nodes from GHOSTWIRE_TOPOLOGY (hosts not in
-// the file are an error) or, without it, from host names alone (one level, node); with
-// GHOSTWIRE_RANKS_PER_NODE=k nodes are groups of k consecutive ranks, as in World. Inside a node
-// from hwloc: the bound core, else the node rank modulo the cores.
+// Collective over `world`: every rank's path. Across nodes from the settings' topology_file
+// (GHOSTWIRE_TOPOLOGY; hosts not in the file are an error) or, without it, from host names alone
+// (one level, node); with ranks_per_node = k (GHOSTWIRE_RANKS_PER_NODE) nodes are groups of k
+// consecutive ranks, as in World. Inside a node from hwloc: the bound core, else the node rank
+// modulo the cores. Its wait times out as the World's waits do (Settings::timeout_seconds).
+Topology detect(World& world);
+// The same over a communicator without a World, with `settings` in place of the World's.
+Topology detect(MPI_Comm comm, const Settings& settings);
+// The same with Settings::from_environment().
 Topology detect(MPI_Comm comm);
 
 // ---- synthetic machines for evaluation -------------------------------------------------------
@@ -193,14 +201,15 @@ Assignment map_graph(const Graph& graph, const Topology& topology);
 //
 //   auto reordered = topo::reordered(world, graph);   // rank v of *reordered computes part v
 //
-// Collective over `world` (graph.vertices() == world.size()): map_graph on the detected hierarchy,
-// the same assignment on every rank.
+// Collective over `world` (graph.vertices() == world.size()): map_graph on the hierarchy detected
+// with the World's settings, the same assignment on every rank.
 Assignment map_graph(World& world, const Graph& graph);
 // Collective over `comm`: a new communicator (free it with MPI_Comm_free) whose rank v is the
 // process of rank rank_of[v] in `comm`.
 MPI_Comm reordered_comm(MPI_Comm comm, const Assignment& rank_of);
-// A World whose rank v is the process that should compute part v of `graph`. Output and
-// reductions in the new World's rank order are then in part order, whoever computes the parts.
+// A World whose rank v is the process that should compute part v of `graph`, with `world`'s
+// settings. Output and reductions in the new World's rank order are then in part order, whoever
+// computes the parts.
 std::unique_ptr<World> reordered(World& world, const Graph& graph);
 
 // True when `assignment` is a permutation of 0..n-1.

@@ -9,6 +9,7 @@
 #include "ghostwire/ghostwire.h"
 #include "ghostwire/segment.hpp"
 #include "ghostwire/world.hpp"
+#include "runtime/mpi_check.hpp"
 
 using namespace ghostwire;
 using ghostwire::capi::guarded;
@@ -38,7 +39,7 @@ int gw_world_create_fortran(MPI_Fint comm, gw_world_t* world) {
   return guarded([&] {
     require(world, "world");
     int initialised = 0;
-    MPI_Initialized(&initialised);
+    ghostwire::detail::check_mpi(MPI_Initialized(&initialised), "MPI_Initialized");
     if (!initialised) raise(Errc::state, "gw_world_create_fortran: MPI is not initialised; call MPI_Init first");
     *world = new gw_world(MPI_Comm_f2c(comm));
   });

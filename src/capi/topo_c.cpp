@@ -1,5 +1,6 @@
 // C API of topology-aware placement (topo.hpp, docs/topology.md): a Cartesian process grid placed
-// on the machine, and communicators reordered by position.
+// on the machine, and communicators reordered by position. Calls on a gw_world_t use the World's
+// settings; calls on a bare MPI_Comm read them from the environment (Settings::from_environment).
 #include <string>
 #include <vector>
 
@@ -7,6 +8,7 @@
 #include "ghostwire/dist/team_spec.hpp"
 #include "ghostwire/error.hpp"
 #include "ghostwire/ghostwire.h"
+#include "ghostwire/settings.hpp"
 #include "ghostwire/topo.hpp"
 #include "runtime/mpi_check.hpp"
 #include "runtime_handles.hpp"
@@ -77,7 +79,7 @@ int gw_topo_reordered_comm(MPI_Comm comm, const int* rank_of_position, MPI_Comm*
     require(reordered, "reordered");
     ghostwire::detail::require_mpi_running("gw_topo_reordered_comm");
     int size = 0;
-    MPI_Comm_size(comm, &size);
+    ghostwire::detail::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
     *reordered = topo::reordered_comm(comm, topo::Assignment(rank_of_position, rank_of_position + size));
   });
 }
@@ -95,22 +97,24 @@ int gw_topo_cart_comm(MPI_Comm comm, int dimensions, const int* extents, const i
     std::vector<int> grid_extents(extents, extents + n), cells(local, local + n);
     std::vector<bool> wrap(n, false);
     for (std::size_t d = 0; d < n && periodic; ++d) wrap[d] = periodic[d] != 0;
+    ghostwire::detail::require_mpi_running("gw_topo_cart_comm");
     int ranks = 0, rank = 0;
-    MPI_Comm_size(comm, &ranks);
-    MPI_Comm_rank(comm, &rank);
+    ghostwire::detail::check_mpi(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
+    ghostwire::detail::check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
     const topo::CartGrid grid = topo::CartGrid::make(grid_extents, wrap, cells, element_bytes);
     if (grid.size() != ranks)
       raise(Errc::invalid_argument, "extents: the process grid has " + std::to_string(grid.size()) +
                                         " positions but the communicator has " + std::to_string(ranks) + " ranks");
     const topo::Method chosen = method ? topo::method_from_name(method) : topo::Method::hierarchical;
-    const topo::Topology topology = topo::detect(comm);  // collective
+    // No World here: the environment's settings, as a World made now would read them (timeout too).
+    const topo::Topology topology = topo::detect(comm, Settings::from_environment());  // collective
     const topo::Assignment rank_of = topo::map(chosen, grid, topology);
     int mine = -1;
     for (int p = 0; p < static_cast<int>(rank_of.size()); ++p)
       if (rank_of[static_cast<std::size_t>(p)] == rank) mine = p;
     if (mine < 0) raise(Errc::internal, "gw_topo_cart_comm: the mapping gives this rank no position");
     if (position) *position = mine;
-    MPI_Comm_split(comm, 0, mine, reordered);
+    ghostwire::detail::check_mpi(MPI_Comm_split(comm, 0, mine, reordered), "MPI_Comm_split");
   });
 }
 

@@ -1,11 +1,14 @@
-// Index arithmetic of TeamSpec and Pattern, and the balanced factorisations of make_pattern.
-#include <functional>
+// Index arithmetic of TeamSpec and Pattern, and the team shapes of TeamSpec::balanced and
+// make_pattern (docs/dist.md, "Patterns and teams"); the factorisations they choose from are
+// shared with topo (runtime/factorisation.hpp).
+#include <algorithm>
 #include <limits>
 #include <sstream>
 #include <vector>
 
 #include "ghostwire/dist/pattern_core.hpp"
 #include "ghostwire/error.hpp"
+#include "runtime/factorisation.hpp"
 
 namespace ghostwire {
 
@@ -62,37 +65,6 @@ namespace {
 
 std::string dimension_name(int d) { return "dimension " + std::to_string(d); }
 
-// Calls visit(factors) for every ordered way of writing `ranks` as a product of the free
-// dimensions' factors (fixed dimensions get 1).
-void for_each_factorisation(int ranks, int dimensions, const bool* free, const std::function<void(const int*)>& visit) {
-  int factors[max_dimensions];
-  int last_free = -1;
-  for (int d = 0; d < dimensions; ++d)
-    if (free[d]) last_free = d;
-  std::function<void(int, int)> place = [&](int d, int remaining) {
-    if (d == dimensions) {
-      if (remaining == 1) visit(factors);
-      return;
-    }
-    if (!free[d]) {
-      factors[d] = 1;
-      place(d + 1, remaining);
-      return;
-    }
-    if (d == last_free) {
-      factors[d] = remaining;
-      place(d + 1, 1);
-      return;
-    }
-    for (int f = 1; f <= remaining; ++f)
-      if (remaining % f == 0) {
-        factors[d] = f;
-        place(d + 1, remaining / f);
-      }
-  };
-  place(0, ranks);
-}
-
 void check_ranks(int ranks, const char* context) {
   if (ranks < 1)
     raise(Errc::invalid_argument, std::string(context) + ": ranks is " + std::to_string(ranks) + "; expected >= 1");
@@ -136,19 +108,7 @@ void check_team(int dimensions, const int* team, const char* context) {
 void balanced_team(int ranks, int dimensions, int* team) {
   check_ranks(ranks, "TeamSpec::balanced");
   check_dimensions(dimensions, "TeamSpec::balanced");
-  bool free[max_dimensions];
-  std::fill(free, free + dimensions, true);
-  int best[max_dimensions] = {};
-  bool found = false;
-  for_each_factorisation(ranks, dimensions, free, [&](const int* f) {
-    for (int d = 1; d < dimensions; ++d)
-      if (f[d] > f[d - 1]) return;  // non-increasing, as MPI_Dims_create
-    // Smallest largest factor, then largest smallest factor.
-    if (found && (f[0] > best[0] || (f[0] == best[0] && f[dimensions - 1] <= best[dimensions - 1]))) return;
-    std::copy(f, f + dimensions, best);
-    found = true;
-  });
-  std::copy(best, best + dimensions, team);
+  balanced_factors(ranks, dimensions, team, "TeamSpec::balanced");
 }
 
 void team_for_extents(int ranks, int dimensions, const Index* extents, const bool* distributed, int* team) {

@@ -1,7 +1,7 @@
-// Placement of a TeamSpec on the machine: the team as a topo::CartGrid, mapped hierarchically onto
-// the detected hierarchy (src/topo).
+// Placement of a TeamSpec on the machine (docs/topology.md, "Placing grids, patterns and
+// applications"): the team as a topo::CartGrid, mapped hierarchically onto the hierarchy detected
+// with the World's settings (src/topo). dist uses topo here; topo never uses dist.
 #include <algorithm>
-#include <cstdlib>
 #include <numeric>
 #include <vector>
 
@@ -13,8 +13,7 @@
 namespace ghostwire::detail {
 
 bool topology_known(const World& world) {
-  const char* file = std::getenv("GHOSTWIRE_TOPOLOGY");
-  return (file && *file) || world.node_count() > 1;
+  return !world.settings().topology_file.empty() || world.node_count() > 1;
 }
 
 std::vector<int> place_team(World& world, int dimensions, const int* team, const bool* periodic, const Index* block,
@@ -28,7 +27,7 @@ std::vector<int> place_team(World& world, int dimensions, const int* team, const
                                       "; expected a team of world.size() ranks");
   std::vector<int> identity(static_cast<std::size_t>(size));
   std::iota(identity.begin(), identity.end(), 0);
-  if (placement == Placement::automatic)  // the same answer on every rank: node_count and the environment agree
+  if (placement == Placement::automatic)  // the same answer on every rank: node_count and the settings agree
     placement = topology_known(world) ? Placement::hierarchical : Placement::rank_order;
   if (placement == Placement::rank_order || size == 1) return identity;
   // CartGrid handles 1 to 3 dimensions; drop the dimensions of extent 1 (they cut nothing).
@@ -41,7 +40,7 @@ std::vector<int> place_team(World& world, int dimensions, const int* team, const
       local.push_back(static_cast<int>(std::max<Index>(block[d], 1)));
     }
   if (extents.size() > 3) return identity;  // no mapping for 4-D and more process grids
-  const topo::Topology topology = topo::detect(world.comm());
+  const topo::Topology topology = topo::detect(world);
   // Blocks of the same size in every dimension when the caller did not say.
   bool sized = false;
   for (int l : local) sized |= l > 1;

@@ -1,3 +1,6 @@
+// Settings::from_environment: every GHOSTWIRE_* variable is parsed here and nowhere else
+// (docs/runtime.md, "Settings and environment"); a malformed value is an error naming the variable,
+// its value and what was expected.
 #include "ghostwire/settings.hpp"
 
 #include <cstdlib>
@@ -74,6 +77,9 @@ Settings Settings::from_environment() {
   if (const char* text = variable("GHOSTWIRE_TAG_LIMIT"))
     settings.message_tag_limit = parse_integer("GHOSTWIRE_TAG_LIMIT", text, 0);
   if (const char* text = variable("GHOSTWIRE_SPIN")) settings.spin_polls = parse_integer("GHOSTWIRE_SPIN", text, 0);
+  // Any non-empty value is a path; whether it opens and parses is checked where it is read
+  // (TopologyFile::read), with the file's own line numbers.
+  if (const char* text = variable("GHOSTWIRE_TOPOLOGY")) settings.topology_file = text;
   return settings;
 }
 

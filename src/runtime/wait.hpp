@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -98,5 +99,13 @@ void wait_request(WorldState& world, MPI_Request& request, Describe&& describe) 
 inline void wait_request(WorldState& world, MPI_Request& request, const std::string& what) {
   wait_request(world, request, [&] { return what; });
 }
+
+// For entry points handed a communicator but no World (topo::detect(MPI_Comm, const Settings&),
+// the C API's gw_topo_cart_comm): the state their waits need, so that a rank that never arrives
+// ends them with the same diagnostic and after the same timeout as a World's waits. It holds
+// `comm` (still the caller's: nothing is freed), `settings` and this rank, and no node layout or
+// transport; making it is local. Its waits spin briefly, then yield: whether ranks outnumber
+// cores is not known without a collective, and a one-off set-up wait gains nothing from spinning.
+std::unique_ptr<WorldState> wait_state_for(MPI_Comm comm, const Settings& settings);
 
 }  // namespace ghostwire::detail

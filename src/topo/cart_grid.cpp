@@ -3,9 +3,9 @@
 #include <map>
 #include <sstream>
 
-#include "ghostwire/dist/pattern_core.hpp"
 #include "ghostwire/error.hpp"
 #include "ghostwire/topo.hpp"
+#include "runtime/factorisation.hpp"
 
 namespace ghostwire::topo {
 
@@ -49,7 +49,7 @@ CartGrid CartGrid::parse(const std::string& spec, int ranks, const std::vector<i
   if (rest == "auto") {
     if (ranks < 1) fail("auto needs the machine's rank count");
     extents.resize(static_cast<std::size_t>(dims));
-    detail::balanced_team(ranks, dims, extents.data());
+    ghostwire::detail::balanced_factors(ranks, dims, extents.data(), "CartGrid::parse");
   } else {
     std::istringstream items(rest);
     std::string item;

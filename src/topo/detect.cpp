@@ -1,16 +1,19 @@
-// Detecting the hierarchy of a running job: hwloc inside a node, the topology file or host names
-// across nodes.
+// Detecting the hierarchy of a running job (docs/topology.md, "On a real launch"): hwloc inside a
+// node, the topology file or host names across nodes. What is read across nodes comes from the
+// Settings (a World's, or those handed in), never from the environment directly.
 #include <hwloc.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <memory>
 
 #include "ghostwire/error.hpp"
+#include "ghostwire/settings.hpp"
 #include "ghostwire/topo.hpp"
+#include "ghostwire/world.hpp"
 #include "runtime/mpi_check.hpp"
+#include "runtime/wait.hpp"
 
 namespace ghostwire::topo {
 namespace {
@@ -98,70 +101,104 @@ int bound_core() {
   return static_cast<int>(core->logical_index);
 }
 
-Topology detect(MPI_Comm comm) {
-  ghostwire::detail::require_mpi_running("topo::detect");
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  const NodeHierarchy node = detect_node();
+namespace {
 
-  // Gather host names (fixed width) and bound cores.
-  constexpr int width = 256;
-  std::string host = this_host();
-  std::vector<char> mine(width, '\0');
-  std::copy_n(host.begin(), std::min<std::size_t>(host.size(), width - 1), mine.begin());
-  std::vector<char> all(static_cast<std::size_t>(width) * static_cast<std::size_t>(size));
-  MPI_Allgather(mine.data(), width, MPI_CHAR, all.data(), width, MPI_CHAR, comm);
-  int core = bound_core();
-  std::vector<int> cores(static_cast<std::size_t>(size));
-  MPI_Allgather(&core, 1, MPI_INT, cores.data(), 1, MPI_INT, comm);
-  std::vector<std::string> hosts;
-  for (int r = 0; r < size; ++r) hosts.emplace_back(all.data() + static_cast<std::size_t>(r) * width);
+// Where one rank runs, as every rank sends it: host name (cut to fit) and bound core.
+struct RankPlace {
+  char host[256];
+  int core;
+};
 
-  int ranks_per_node = 0;
-  if (const char* text = std::getenv("GHOSTWIRE_RANKS_PER_NODE"); text && *text) ranks_per_node = std::atoi(text);
-  const char* file_name = std::getenv("GHOSTWIRE_TOPOLOGY");
-  std::unique_ptr<TopologyFile> file;
-  if (file_name && *file_name) file = std::make_unique<TopologyFile>(TopologyFile::read(file_name));
+// Collective over w.comm: every rank's place, in rank order, waited for as w's waits are.
+std::vector<RankPlace> gather_places(detail::WorldState& w) {
+  RankPlace mine{};
+  const std::string host = this_host();
+  std::copy_n(host.begin(), std::min(host.size(), sizeof mine.host - 1), mine.host);
+  mine.core = bound_core();
+  std::vector<RankPlace> all(static_cast<std::size_t>(w.size));
+  MPI_Request request = MPI_REQUEST_NULL;
+  detail::check_mpi(MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, w.comm, &request),
+                    "MPI_Iallgather");
+  detail::wait_request(w, request, "topo::detect: every rank's host name and core (some rank has not called detect)");
+  return all;
+}
 
-  // Network part of each rank's path.
-  std::vector<std::string> levels;
-  std::vector<std::vector<int>> network(static_cast<std::size_t>(size));
+// The network part of every rank's path, and the names of its levels (the last is "node"): the
+// topology file's levels, or one level of host names; emulated nodes (ranks_per_node = k) put a
+// "host" level above nodes of k consecutive ranks.
+std::vector<std::vector<int>> network_paths(const std::vector<std::string>& hosts, const Settings& settings,
+                                            std::vector<std::string>& levels) {
+  const int size = static_cast<int>(hosts.size());
+  std::vector<std::vector<int>> network(hosts.size());
   std::map<std::string, int> host_index;
   for (const auto& h : hosts) host_index.emplace(h, static_cast<int>(host_index.size()));
-  if (file) {
-    levels = file->levels();
-    for (int r = 0; r < size; ++r) network[static_cast<std::size_t>(r)] = file->placement(hosts[static_cast<std::size_t>(r)]);
+  if (!settings.topology_file.empty()) {
+    const TopologyFile file = TopologyFile::read(settings.topology_file);
+    levels = file.levels();
+    for (int r = 0; r < size; ++r)
+      network[static_cast<std::size_t>(r)] = file.placement(hosts[static_cast<std::size_t>(r)]);
   } else {
     levels = {"node"};
     for (int r = 0; r < size; ++r) network[static_cast<std::size_t>(r)] = {host_index[hosts[static_cast<std::size_t>(r)]]};
   }
-  if (ranks_per_node > 0) {  // emulated nodes: groups of k consecutive ranks
+  if (settings.ranks_per_node > 0) {  // emulated nodes: groups of k consecutive ranks
     levels.insert(levels.end() - 1, "host");
     for (int r = 0; r < size; ++r) {
       auto& p = network[static_cast<std::size_t>(r)];
-      p.back() = r / ranks_per_node;
+      p.back() = r / settings.ranks_per_node;
       p.insert(p.end() - 1, host_index[hosts[static_cast<std::size_t>(r)]]);
     }
   }
+  return network;
+}
+
+Topology detect_in(detail::WorldState& w) {
+  const std::vector<RankPlace> places = gather_places(w);
+  const NodeHierarchy node = detect_node();
+  std::vector<std::string> hosts;
+  for (const RankPlace& p : places) hosts.emplace_back(p.host);
+  std::vector<std::string> levels;
+  const std::vector<std::vector<int>> network = network_paths(hosts, w.settings, levels);
   const int node_level = static_cast<int>(levels.size()) - 1;
   levels.insert(levels.end(), node.levels.begin(), node.levels.end());
 
   // Inside the node: the bound core, else the node rank modulo the cores.
+  const int cores = std::max(node.cores(), 1);
   std::map<std::vector<int>, int> node_ranks;
   std::vector<std::vector<int>> paths;
-  for (int r = 0; r < size; ++r) {
-    std::vector<int> path = network[static_cast<std::size_t>(r)];
+  for (std::size_t r = 0; r < places.size(); ++r) {
+    std::vector<int> path = network[r];
     const int local = node_ranks[path]++;
-    int c = cores[static_cast<std::size_t>(r)];
-    if (c < 0 || c >= node.cores()) c = local % std::max(node.cores(), 1);
+    const bool unbound = places[r].core < 0 || places[r].core >= node.cores();
+    const int c = unbound ? local % cores : places[r].core;
     const auto& inside = node.core_paths[static_cast<std::size_t>(c)];
     path.insert(path.end(), inside.begin(), inside.end());
-    // Ranks sharing a core stay distinct leaves.
-    path.back() = path.back() + node.cores() * (local / std::max(node.cores(), 1)) * (cores[static_cast<std::size_t>(r)] < 0);
+    // Unbound ranks sharing a core stay distinct leaves.
+    if (places[r].core < 0) path.back() += node.cores() * (local / cores);
     paths.push_back(std::move(path));
   }
   return Topology(std::move(levels), node_level, std::move(paths), std::move(hosts));
+}
+
+}  // namespace
+
+Topology detect(World& world) {
+  detail::require_mpi_running("topo::detect");
+  return detect_in(world.state());
+}
+
+Topology detect(MPI_Comm comm, const Settings& settings) {
+  detail::require_mpi_running("topo::detect");
+  if (settings.ranks_per_node < 0)  // as World checks its own
+    raise(Errc::invalid_argument, "topo::detect: settings.ranks_per_node is " +
+                                      std::to_string(settings.ranks_per_node) + "; expected >= 0 (0: real nodes)");
+  const std::unique_ptr<detail::WorldState> waits = detail::wait_state_for(comm, settings);
+  return detect_in(*waits);
+}
+
+Topology detect(MPI_Comm comm) {
+  detail::require_mpi_running("topo::detect");
+  return detect(comm, Settings::from_environment());
 }
 
 }  // namespace ghostwire::topo

@@ -1,5 +1,7 @@
 // gw-topo: prints the machine hierarchy ghostwire detects, and evaluates rank mappings of a
-// Cartesian process grid on a machine (synthetic, a topology file, or the job's own).
+// Cartesian process grid on a machine (synthetic, a topology file, or the job's own); see
+// docs/topology.md, "First steps". It runs on a World, so it reads the GHOSTWIRE_* variables as
+// every ghostwire program does (Settings) and its collectives time out like ghostwire's waits.
 #include <mpi.h>
 
 #include <algorithm>
@@ -12,10 +14,15 @@
 #include <string>
 #include <vector>
 
+#include "ghostwire/collective.hpp"
 #include "ghostwire/error.hpp"
 #include "ghostwire/topo.hpp"
+#include "ghostwire/world.hpp"
+#include "runtime/mpi_check.hpp"
 
 namespace topo = ghostwire::topo;
+using ghostwire::World;
+using ghostwire::detail::check_mpi;
 
 namespace {
 
@@ -66,12 +73,12 @@ examples:
 // treematch when its topo component is selected) each give this process a new rank; the process
 // with new rank p computes position p (Cartesian ranks are row-major, and graph vertex p is the
 // position this program declared for old rank p). Collective; every rank gets rank_of[position].
-topo::Assignment gather_positions(int new_rank) {
-  int size = 0, rank = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  std::vector<int> positions(static_cast<std::size_t>(size));
-  MPI_Allgather(&new_rank, 1, MPI_INT, positions.data(), 1, MPI_INT, MPI_COMM_WORLD);
+// The gather is an allreduce of one-hot vectors: it waits like every ghostwire wait.
+topo::Assignment gather_positions(World& world, int new_rank) {
+  const int size = world.size();
+  std::vector<std::int64_t> positions(static_cast<std::size_t>(size), 0);
+  positions[static_cast<std::size_t>(world.rank())] = new_rank;
+  ghostwire::allreduce(world, std::span<std::int64_t>(positions), ghostwire::ReduceOp::sum);
   topo::Assignment rank_of(static_cast<std::size_t>(size), -1);
   for (int r = 0; r < size; ++r)
     if (positions[static_cast<std::size_t>(r)] >= 0 && positions[static_cast<std::size_t>(r)] < size)
@@ -79,20 +86,25 @@ topo::Assignment gather_positions(int new_rank) {
   return rank_of;
 }
 
-topo::Assignment mpi_cart_reorder(const topo::CartGrid& grid) {
+// The rank this process has in `made`, a communicator just created (and now freed). Creating a
+// communicator has no non-blocking form: the calls are checked, not timed.
+int rank_in(MPI_Comm made) {
+  int new_rank = -1;
+  check_mpi(MPI_Comm_rank(made, &new_rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_free(&made), "MPI_Comm_free");
+  return new_rank;
+}
+
+topo::Assignment mpi_cart_reorder(World& world, const topo::CartGrid& grid) {
   std::vector<int> dims(grid.extents.begin(), grid.extents.end()), periods;
   for (bool p : grid.periodic) periods.push_back(p ? 1 : 0);
   MPI_Comm cart = MPI_COMM_NULL;
-  MPI_Cart_create(MPI_COMM_WORLD, grid.dimensions(), dims.data(), periods.data(), 1, &cart);
-  int new_rank = -1;
-  MPI_Comm_rank(cart, &new_rank);
-  MPI_Comm_free(&cart);
-  return gather_positions(new_rank);
+  check_mpi(MPI_Cart_create(world.comm(), grid.dimensions(), dims.data(), periods.data(), 1, &cart), "MPI_Cart_create");
+  return gather_positions(world, rank_in(cart));
 }
 
-topo::Assignment mpi_dist_graph_reorder(const topo::CartGrid& grid) {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+topo::Assignment mpi_dist_graph_reorder(World& world, const topo::CartGrid& grid) {
+  const int rank = world.rank();
   const topo::Graph graph = topo::Graph::of(grid);
   std::vector<int> neighbours, weights;
   // MPI weights are ints: halo bytes in KiB, at least 1.
@@ -102,12 +114,10 @@ topo::Assignment mpi_dist_graph_reorder(const topo::CartGrid& grid) {
   }
   const int degree = static_cast<int>(neighbours.size());
   MPI_Comm dist = MPI_COMM_NULL;
-  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, degree, neighbours.data(), weights.data(), degree, neighbours.data(),
-                                 weights.data(), MPI_INFO_NULL, 1, &dist);
-  int new_rank = -1;
-  MPI_Comm_rank(dist, &new_rank);
-  MPI_Comm_free(&dist);
-  return gather_positions(new_rank);
+  check_mpi(MPI_Dist_graph_create_adjacent(world.comm(), degree, neighbours.data(), weights.data(), degree,
+                                           neighbours.data(), weights.data(), MPI_INFO_NULL, 1, &dist),
+            "MPI_Dist_graph_create_adjacent");
+  return gather_positions(world, rank_in(dist));
 }
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -129,13 +139,11 @@ std::vector<int> parse_list(const std::string& text, const char* option) {
   return values;
 }
 
-int print_detected() {
-  const topo::Topology machine = topo::detect(MPI_COMM_WORLD);
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank != 0) return 0;
-  const char* file = std::getenv("GHOSTWIRE_TOPOLOGY");
-  std::printf("across nodes: %s\n", file && *file ? (std::string("topology file ") + file).c_str() : "host names");
+int print_detected(World& world) {
+  const topo::Topology machine = topo::detect(world);
+  if (world.rank() != 0) return 0;
+  const std::string& file = world.settings().topology_file;
+  std::printf("across nodes: %s\n", file.empty() ? "host names" : ("topology file " + file).c_str());
   std::printf("%s", machine.describe().c_str());
   for (int r = 0; r < machine.ranks(); ++r) {
     std::printf("rank %d on %s:", r, machine.host(r).c_str());
@@ -146,87 +154,80 @@ int print_detected() {
   return 0;
 }
 
-int evaluate_mappings(int argc, char** argv) {
+struct MapOptions {
   std::string grid_spec, machine_spec, methods_text;
   std::vector<int> local;
   int element = 8;
+};
+
+MapOptions parse_map_options(int argc, char** argv) {
+  MapOptions options;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     auto value = [&]() -> std::string {
       if (i + 1 >= argc) usage_error(arg + " needs a value");
       return argv[++i];
     };
-    if (arg == "--grid") grid_spec = value();
-    else if (arg == "--machine") machine_spec = value();
-    else if (arg == "--local") local = parse_list(value(), "--local");
-    else if (arg == "--element") element = parse_list(value(), "--element").at(0);
-    else if (arg == "--methods") methods_text = value();
-    else if (arg == "-h" || arg == "--help") {
-      std::printf("%s", usage_text);
-      return 0;
-    } else usage_error("unknown option '" + arg + "'");
+    if (arg == "--grid") options.grid_spec = value();
+    else if (arg == "--machine") options.machine_spec = value();
+    else if (arg == "--local") options.local = parse_list(value(), "--local");
+    else if (arg == "--element") options.element = parse_list(value(), "--element").at(0);
+    else if (arg == "--methods") options.methods_text = value();
+    else usage_error("unknown option '" + arg + "'");  // --help was answered before MPI_Init
   }
-  if (grid_spec.empty() || machine_spec.empty()) usage_error("map needs --grid and --machine");
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const topo::Topology machine = machine_spec == "detect" ? topo::detect(MPI_COMM_WORLD) : topo::make_machine(machine_spec);
-  if (local.empty()) local = {grid_spec.rfind("2d", 0) == 0 ? 512 : 64};
-  const topo::CartGrid grid = topo::CartGrid::parse(grid_spec, machine.ranks(), local, element);
-  // A real launch: MPI's own reordering too (every rank takes part).
-  struct Extra {
-    const char* name;
-    topo::Assignment rank_of;
-    double seconds;
-  };
-  std::vector<Extra> extras;
-  if (machine_spec == "detect" && grid.size() == machine.ranks()) {
-    for (const char* name : {"mpi_cart", "mpi_dist_graph"}) {
-      MPI_Barrier(MPI_COMM_WORLD);
-      const auto start = std::chrono::steady_clock::now();
-      topo::Assignment a = std::string(name) == "mpi_cart" ? mpi_cart_reorder(grid) : mpi_dist_graph_reorder(grid);
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      extras.push_back({name, std::move(a), seconds});
-    }
-  }
-  if (rank != 0) return 0;
-  std::vector<topo::Method> methods = topo::all_methods();
-  if (!methods_text.empty()) {
-    methods.clear();
-    std::istringstream items(methods_text);
-    std::string item;
-    while (std::getline(items, item, ',')) methods.push_back(topo::method_from_name(item));
-  }
-  const auto costs = topo::default_costs(machine);
+  if (options.grid_spec.empty() || options.machine_spec.empty()) usage_error("map needs --grid and --machine");
+  if (options.local.empty()) options.local = {options.grid_spec.rfind("2d", 0) == 0 ? 512 : 64};
+  return options;
+}
 
-  std::printf("machine %s: %s", machine_spec.c_str(), machine.describe().c_str());
-  std::printf("grid %s: %s\n\n", grid_spec.c_str(), grid.describe().c_str());
-  std::printf("%-14s %7s %6s %10s %14s %8s %12s %10s %9s %10s\n", "mapping", "ranks", "nodes", "inter-edges",
-              "inter-bytes", "x rank", "max node B", "model us", "speedup", "map s");
-  struct Row {
-    std::string name;
-    topo::Evaluation e;
-    double seconds;
-  };
+// One mapping evaluated: a row of the table and one JSON line.
+struct Row {
+  std::string name;
+  topo::Assignment rank_of;
+  double seconds = 0;  // to compute the mapping
+  topo::Evaluation e;
+};
+
+// On a real launch, MPI's own reorderings (every rank takes part).
+std::vector<Row> mpi_reorderings(World& world, const topo::CartGrid& grid) {
+  std::vector<Row> rows;
+  for (const char* name : {"mpi_cart", "mpi_dist_graph"}) {
+    world.barrier();
+    const auto start = std::chrono::steady_clock::now();
+    topo::Assignment a =
+        std::string(name) == "mpi_cart" ? mpi_cart_reorder(world, grid) : mpi_dist_graph_reorder(world, grid);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    rows.push_back({name, std::move(a), seconds, {}});
+  }
+  return rows;
+}
+
+std::vector<topo::Method> chosen_methods(const MapOptions& options) {
+  if (options.methods_text.empty()) return topo::all_methods();
+  std::vector<topo::Method> methods;
+  std::istringstream items(options.methods_text);
+  std::string item;
+  while (std::getline(items, item, ',')) methods.push_back(topo::method_from_name(item));
+  return methods;
+}
+
+std::vector<Row> map_with_methods(const std::vector<topo::Method>& methods, const topo::CartGrid& grid,
+                                  const topo::Topology& machine) {
   std::vector<Row> rows;
   for (topo::Method m : methods) {
     const auto start = std::chrono::steady_clock::now();
-    topo::Assignment a;
     try {
-      a = topo::map(m, grid, machine);
+      topo::Assignment a = topo::map(m, grid, machine);
+      rows.push_back({topo::method_name(m), std::move(a),
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), {}});
     } catch (const ghostwire::Error& e) {
       std::printf("%-14s %s\n", topo::method_name(m), e.what());
-      continue;
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    rows.push_back({topo::method_name(m), topo::evaluate(grid, machine, a, costs), seconds});
   }
-  for (const Extra& x : extras) {
-    if (!topo::is_permutation(x.rank_of, grid.size())) {
-      std::printf("%-14s MPI returned ranks that are not a permutation\n", x.name);
-      continue;
-    }
-    rows.push_back({x.name, topo::evaluate(grid, machine, x.rank_of, costs), x.seconds});
-  }
+  return rows;
+}
+
+void print_table(const std::vector<Row>& rows, const topo::Topology& machine) {
   const topo::Evaluation* base = nullptr;
   for (const auto& r : rows)
     if (r.name == topo::method_name(topo::Method::rank_order)) base = &r.e;
@@ -246,11 +247,14 @@ int evaluate_mappings(int argc, char** argv) {
     std::printf("\n");
   }
   std::printf("\n");
+}
+
+void print_json(const std::vector<Row>& rows, const MapOptions& options) {
   for (const auto& r : rows) {
     std::printf("{\"tool\":\"gw-topo\",\"mapping\":%s,\"machine\":%s,\"grid\":%s,\"ranks\":%d,\"nodes\":%d,\"edges\":%lld,"
                 "\"bytes\":%lld,\"internode_edges\":%lld,\"internode_bytes\":%lld,\"max_node_bytes\":%lld,",
-                json_string(r.name).c_str(), json_string(machine_spec).c_str(),
-                json_string(grid_spec).c_str(), r.e.ranks, r.e.nodes, static_cast<long long>(r.e.edges),
+                json_string(r.name).c_str(), json_string(options.machine_spec).c_str(),
+                json_string(options.grid_spec).c_str(), r.e.ranks, r.e.nodes, static_cast<long long>(r.e.edges),
                 static_cast<long long>(r.e.bytes), static_cast<long long>(r.e.internode_edges),
                 static_cast<long long>(r.e.internode_bytes), static_cast<long long>(r.e.max_node_bytes));
     std::printf("\"crossing_bytes\":{");
@@ -258,6 +262,33 @@ int evaluate_mappings(int argc, char** argv) {
       std::printf("%s%s:%lld", l ? "," : "", json_string(r.e.crossing[l].level).c_str(), static_cast<long long>(r.e.crossing[l].bytes));
     std::printf("},\"model_time_s\":%.9g,\"seconds_to_map\":%.6g}\n", r.e.model_time_s, r.seconds);
   }
+}
+
+int evaluate_mappings(World& world, int argc, char** argv) {
+  const MapOptions options = parse_map_options(argc, argv);
+  const bool detected = options.machine_spec == "detect";
+  const topo::Topology machine = detected ? topo::detect(world) : topo::make_machine(options.machine_spec);
+  const topo::CartGrid grid = topo::CartGrid::parse(options.grid_spec, machine.ranks(), options.local, options.element);
+  std::vector<Row> from_mpi;
+  if (detected && grid.size() == machine.ranks()) from_mpi = mpi_reorderings(world, grid);
+  if (world.rank() != 0) return 0;
+  const std::vector<topo::Method> methods = chosen_methods(options);
+
+  std::printf("machine %s: %s", options.machine_spec.c_str(), machine.describe().c_str());
+  std::printf("grid %s: %s\n\n", options.grid_spec.c_str(), grid.describe().c_str());
+  std::printf("%-14s %7s %6s %10s %14s %8s %12s %10s %9s %10s\n", "mapping", "ranks", "nodes", "inter-edges",
+              "inter-bytes", "x rank", "max node B", "model us", "speedup", "map s");
+  std::vector<Row> rows = map_with_methods(methods, grid, machine);
+  for (Row& r : from_mpi) {
+    if (topo::is_permutation(r.rank_of, grid.size()))
+      rows.push_back(std::move(r));
+    else
+      std::printf("%-14s MPI returned ranks that are not a permutation\n", r.name.c_str());
+  }
+  const auto costs = topo::default_costs(machine);
+  for (Row& r : rows) r.e = topo::evaluate(grid, machine, r.rank_of, costs);
+  print_table(rows, machine);
+  print_json(rows, options);
   return 0;
 }
 
@@ -276,14 +307,21 @@ int main(int argc, char** argv) {
         std::printf("%s", usage_text);
         return 0;
       }
-  MPI_Init(&argc, &argv);
+  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
+    std::fprintf(stderr, "gw-topo: MPI_Init failed\n");
+    return 1;
+  }
   int status = 0;
   try {
-    status = command.empty() ? print_detected() : evaluate_mappings(argc, argv);
+    World world(MPI_COMM_WORLD);  // the GHOSTWIRE_* settings, read once
+    status = command.empty() ? print_detected(world) : evaluate_mappings(world, argc, argv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gw-topo: %s\n", e.what());
     status = 1;
   }
-  MPI_Finalize();
+  if (MPI_Finalize() != MPI_SUCCESS && status == 0) {
+    std::fprintf(stderr, "gw-topo: MPI_Finalize failed\n");
+    status = 1;
+  }
   return status;
 }

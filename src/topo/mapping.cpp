@@ -4,9 +4,9 @@
 #include <chrono>
 #include <numeric>
 
-#include "ghostwire/dist/pattern_core.hpp"
 #include "ghostwire/error.hpp"
 #include "ghostwire/topo.hpp"
+#include "runtime/factorisation.hpp"
 #include "topo/curve.hpp"
 
 namespace ghostwire::topo {
@@ -177,7 +177,7 @@ Assignment map_dims_blocking(const CartGrid& grid, const Topology& topology) {
   const int k = topology.ranks_per_node();
   if (!topology.uniform_nodes()) return row_major(grid.size());
   std::vector<int> block(grid.extents.size());
-  ghostwire::detail::balanced_team(k, grid.dimensions(), block.data());
+  ghostwire::detail::balanced_factors(k, grid.dimensions(), block.data(), "map_dims_blocking");
   std::sort(block.begin(), block.end());
   do {
     bool tiles = true;

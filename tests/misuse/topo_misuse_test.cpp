@@ -46,6 +46,12 @@ TEST(MisuseCatalogue, Topo) {
        [] { (void)topo::make_machine("bogus"); }},
       {"topo::reordered_comm", "assignment not a permutation", Errc::invalid_argument, "reordered_comm",
        [&] { (void)topo::reordered_comm(world.comm(), topo::Assignment(not_a_permutation)); }},
+      {"topo::detect", "settings.ranks_per_node < 0", Errc::invalid_argument, "settings.ranks_per_node is -1",
+       [] {
+         Settings settings;
+         settings.ranks_per_node = -1;
+         (void)topo::detect(MPI_COMM_WORLD, settings);
+       }},
       {"gw_topo_place_cartesian", "world = NULL", Errc::invalid_argument, "world is NULL",
        [&] { c_call(gw_topo_place_cartesian(nullptr, GW_PLACEMENT_RANK_ORDER, 2, dims_ok, periodic, nullptr, rank_of.data())); }},
       {"gw_topo_place_cartesian", "dims = NULL", Errc::invalid_argument, "dims is NULL",

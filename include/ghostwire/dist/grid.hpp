@@ -9,8 +9,8 @@
 //   u.update_halo()  fill the ghost cells from the neighbours (collective)
 //
 // Which rank computes which block follows the Placement (by default hierarchical when the machine
-// has more than one node or GHOSTWIRE_TOPOLOGY is set): gather or print by block position
-// (global_box(), pattern().team().coords(rank)), not by rank.
+// has more than one node or the World's settings name a topology file, GHOSTWIRE_TOPOLOGY): gather
+// or print by block position (global_box(), pattern().team().coords(rank)), not by rank.
 //
 // Constructing and destroying a grid is collective. Local indices are not range-checked (they
 // are the hot path); global ones are.

@@ -38,9 +38,10 @@ std::string describe(const Distribution& distribution);
 // Which rank computes which block of a team (docs/topology.md): rank_order puts team position p
 // (row-major) on rank p; hierarchical puts neighbouring positions on ranks that share the deepest
 // level of the machine (node, then package, ...; across nodes the topology file's levels);
-// automatic is hierarchical when a topology is known (GHOSTWIRE_TOPOLOGY is set, or the world has
-// more than one node) and rank_order otherwise. Only who computes a block changes: blocks keep
-// their global coordinates, so anything gathered or printed by block position is unchanged.
+// automatic is hierarchical when a topology is known (the World's settings name a topology file,
+// GHOSTWIRE_TOPOLOGY, or the world has more than one node) and rank_order otherwise. Only who
+// computes a block changes: blocks keep their global coordinates, so anything gathered or printed
+// by block position is unchanged.
 enum class Placement : std::uint8_t { automatic, rank_order, hierarchical };
 const char* placement_name(Placement placement) noexcept;
 Placement placement_from_name(const std::string& name);  // throws naming the accepted names

@@ -20,7 +20,8 @@ namespace detail {
 // resolves as described at Placement.
 std::vector<int> place_team(World& world, int dimensions, const int* team, const bool* periodic, const Index* block,
                             Placement placement);
-// GHOSTWIRE_TOPOLOGY is set or the world has more than one (possibly emulated) node.
+// The world's settings name a topology file (GHOSTWIRE_TOPOLOGY) or it has more than one
+// (possibly emulated) node.
 bool topology_known(const World& world);
 }  // namespace detail
 
