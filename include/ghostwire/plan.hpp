@@ -5,16 +5,19 @@
 // a receive layout say which elements of registered memory form the message. After commit():
 //
 //  - Intra-node, send() is a release store of a counter: no copy. The receiver copies straight
-//    from the sender's live data into its ghost cells (one copy in total) and acknowledges.
-//    This needs the sender's data in a Segment and dense; sparse data (an index list, a column)
-//    and data in private memory are packed into a shared staging buffer first (two copies),
-//    which describe() reports as "staged". When the receiver's ghost cells are dense and in a
-//    Segment, the sender instead writes a sparse message straight into them ("pushed": one
-//    copy), if the receiver has asked for the message already, and stages it otherwise.
-//  - Inter-node, send() packs into a buffer and sends it (two-sided transport, the default: a
-//    persistent MPI message, received into a buffer and unpacked, or, for ghost cells that are
-//    one contiguous run received by exchange() or finish(), straight into them) or makes a
-//    notified write into a double-buffered slot at the receiver (one-sided transport).
+//    from the sender's live data into its ghost cells (one copy in total) and acknowledges
+//    ("in place"). This needs the sender's data in a Segment and dense; sparse data (an index
+//    list, a column) and data in private memory are packed into a shared staging buffer first
+//    (two copies, "staged"). When the receiver's ghost cells are dense and in a Segment, the sender
+//    instead writes a sparse message straight into them ("pushed": one copy), if the receiver has
+//    asked for the message already, and stages it otherwise. A message with both dense and sparse
+//    pieces (a grid's rows and columns to one neighbour) goes in two parts: the dense pieces in
+//    place, the rest staged.
+//  - Inter-node, send() packs into a buffer and sends it: as a persistent two-sided MPI message
+//    (the default transport; ghost cells that are one contiguous run received by exchange() or
+//    finish() take it straight), or as a notified write into a double-buffered slot at the receiver
+//    (the one-sided transport, GHOSTWIRE_TRANSPORT=rma, or when the plan's tags would pass
+//    MPI_TAG_UB). describe() names every slot's path.
 //
 // Ghost cells and the calls that fill them: from the call that asks for a slot's next message
 // (test_recv, wait_recv, test_recv_in_place; start() and exchange() for all their slots) until

@@ -36,7 +36,7 @@ const char* transport_name(Transport transport) noexcept;
 
 struct Settings {
   int ranks_per_node = 0;
-  // p2p is the default: measured 2-6x faster than rma at every size on the multi-host path
+  // p2p is the default: it measured faster than rma at every size between hosts
   // (docs/BENCHMARKS.md, "Choice of the inter-node transport").
   Transport transport = Transport::p2p;
   double timeout_seconds = 60.0;

@@ -23,9 +23,8 @@ BlockLayout block_layout(const PatternCore& pattern, const HaloSpec* halo, int r
   // Rows rounded up to whole cache lines, the block shifted so that local cell 0 starts a line
   // (the ghost cells before it end the line before): every row's cell 0 is then on a line start
   // with the least padding. (A whole line of lead before each row, as long rows once had, stores
-  // 112 doubles per row for miniGhost's 100-cell rows instead of 104: 7% more memory traffic for
-  // a memory-bound stencil, measured as 5-7% more compute per step than the same kernel on the
-  // mpi variant's arrays.)
+  // 112 doubles per row for miniGhost's 100-cell rows instead of 104: memory traffic a memory-bound
+  // stencil pays for; docs/dist.md.)
   const int last = n - 1;
   Index per_line = 0;
   if (halo && n >= 2 && element_size > 0 && cache_line % element_size == 0) {

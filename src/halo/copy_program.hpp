@@ -55,9 +55,7 @@ class CopyProgram {
   // buffer, or pushed into a peer's ghost cells). Each whole cache line of the destination is
   // assembled in registers and stored at once: a store into a line another core holds waits in
   // the store buffer for that line, and one store per line instead of eight lets eight times as
-  // many lines be on their way. Measured gathering 1728 scattered doubles into lines the other
-  // core had just read: 6450 -> 3570 cycles (alone), 4500-5000 -> 3800-4400 cycles per push in
-  // gw-bench halo's unstructured case.
+  // many lines be on their way (docs/plans.md, "One copy for sparse messages between node peers").
   struct Gathered {
     std::byte* destination;
     std::size_t first, count;  // gather_sources_[first, first + count)
@@ -66,8 +64,8 @@ class CopyProgram {
   static bool stream_gather(const Strided& op);
   // When the source is one contiguous range read in order (a staging buffer, usually in a node
   // peer's cache or in memory): strided copies out of it fetch its lines this far ahead, so the
-  // misses overlap instead of being taken one at a time (miniGhost's x-face, 400 elements: 1700
-  // -> 900 cycles per receive). Not for scattered copies: the unstructured halo got slower.
+  // misses overlap instead of being taken one at a time (docs/plans.md, "In place or staged").
+  // Not for scattered copies, which it made slower.
   static constexpr std::size_t prefetch_distance = 2048;
   const std::byte* dense_source_begin_ = nullptr;
   const std::byte* dense_source_end_ = nullptr;
