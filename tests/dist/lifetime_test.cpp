@@ -43,7 +43,8 @@ void fill(Grid<double, 1>& g, int round, int grid = 0) {
 // wait() on a handle whose update is gone: Errc::state naming the call and the reason, once.
 void expect_update_gone(HaloHandle& handle) {
   ASSERT_TRUE(handle.pending());
-  GW_EXPECT_ERROR(handle.wait(), Errc::state, "HaloHandle::wait: the HaloUpdate this handle was started on was destroyed");
+  GW_EXPECT_ERROR(handle.wait(), Errc::state,
+                  "HaloHandle::wait: the HaloUpdate this handle was started on was destroyed");
   EXPECT_FALSE(handle.pending());
   handle.wait();  // a second wait has nothing to do
 }
