@@ -17,6 +17,12 @@ gw_add_mpi_test(NAME python.timeout.2 RANKS 2 PATH intra TIMEOUT 60 LABELS pytho
                 ENV "${python_env};GHOSTWIRE_TIMEOUT=2;GHOSTWIRE_ON_TIMEOUT=throw" PASS_REGEX "timeout_check: ok"
                 COMMAND ${Python_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tests/timeout_check.py)
 
+# A script ending with views of an open grid alive exits cleanly: the exit handler closes it anyway.
+gw_add_mpi_test(NAME python.exit_with_views.2 RANKS 2 PATH intra TIMEOUT 60 LABELS python
+                ENV "${python_env}" PASS_REGEX "exit_with_views: ok"
+                COMMAND ${Python_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tests/exit_with_views.py)
+set_tests_properties(python.exit_with_views.2 PROPERTIES FAIL_REGULAR_EXPRESSION "ghostwire: at exit")
+
 # The Python examples print the same checksums as the C++ and Fortran ones (examples/python).
 set(examples ${PROJECT_SOURCE_DIR}/examples/python)
 set(compare ${Python_EXECUTABLE} ${examples}/compare_checksums.py --launch ${GHOSTWIRE_LAUNCH}

@@ -4,7 +4,12 @@
 // holding all its pieces (faces, edges, corners, wrap-arounds), so a neighbour that is adjacent on
 // several sides costs one message; per grid with HaloMessages::per_variable. Between node peers the
 // plan itself splits such a message by shape (rows read in place, columns staged: docs/plans.md,
-// "How a message travels").
+// "How a plan works inside").
+//
+// Lifetime (docs/dist.md, "Moves, handles and destruction"): the HaloUpdate is the one owner of its
+// state; handles hold weak references. The state is never freed with an exchange in flight (its
+// destructor finishes it, collectively like every wait), so a handle can tell "update gone" from
+// "still there" and never touches freed memory; a moved-from update has no state and says so.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -14,6 +19,7 @@
 #include "ghostwire/plan.hpp"
 #include "grid_state.hpp"
 #include "halo_pieces.hpp"
+#include "runtime/mpi_check.hpp"
 
 namespace ghostwire {
 namespace detail {
@@ -25,7 +31,11 @@ struct HaloUpdateState {
   HaloMessages messages = HaloMessages::per_neighbour;
   std::optional<Plan> plan;
   std::vector<char> in_flight;  // per grid (per_variable) or one flag
-  std::size_t channels_per_group = 1;
+
+  HaloUpdateState() = default;
+  HaloUpdateState(const HaloUpdateState&) = delete;
+  HaloUpdateState& operator=(const HaloUpdateState&) = delete;
+  ~HaloUpdateState();  // finishes an exchange still in flight (collective)
 };
 
 namespace {
@@ -131,7 +141,7 @@ void build_plan(HaloUpdateState& u) {
 
   const bool per_variable = u.messages == HaloMessages::per_variable;
   const std::size_t groups = per_variable ? u.grids.size() : 1;
-  u.plan.emplace(world, std::span<const int>(neighbours), groups * u.channels_per_group);
+  u.plan.emplace(world, std::span<const int>(neighbours), groups);  // channel g: grid g (per_variable), else 0
   Plan& plan = *u.plan;
   for (std::size_t g = 0; g < u.grids.size(); ++g) {
     GridState& grid = *u.grids[g];
@@ -173,7 +183,47 @@ std::size_t group_of(const HaloUpdateState& u, std::size_t grid, const char* cal
   return grid;
 }
 
+// A moved-from HaloUpdate has no state: calling it is a use after move, an error rather than a crash.
+HaloUpdateState& require_state(const std::shared_ptr<HaloUpdateState>& state, const char* call) {
+  if (!state)
+    raise(Errc::state, std::string(call) + ": this HaloUpdate was moved from (its state went to the HaloUpdate it "
+                                           "was moved into); use that one");
+  return *state;
+}
+
+// Finishes what start() (grid < 0) or start(grid) began, as the handle's wait() does. The flags go
+// first: a finish that timed out is not tried again by the destructor (the peer may be dead).
+void finish_in_flight(HaloUpdateState& u, long grid) {
+  if (grid < 0) {
+    std::fill(u.in_flight.begin(), u.in_flight.end(), 0);
+    u.plan->finish();
+    return;
+  }
+  const auto group = static_cast<std::size_t>(grid);
+  u.in_flight[group] = 0;
+  u.plan->finish(group);
+}
+
 }  // namespace
+
+HaloUpdateState::~HaloUpdateState() {
+  // Every rank destroys the update at the same point of the program, so every rank finishes here
+  // what its handles would have: the neighbours' messages complete and no slot is left half used.
+  // After MPI_Finalize the plan's windows are gone: nothing can be finished then.
+  if (!plan || mpi_finalized()) return;
+  try {
+    const bool all = std::all_of(in_flight.begin(), in_flight.end(), [](char flag) { return flag != 0; });
+    if (all && !in_flight.empty()) {
+      finish_in_flight(*this, -1);  // start(), or start(g) of every grid: the plan's finish() covers both
+    } else {
+      for (std::size_t g = 0; g < in_flight.size(); ++g)
+        if (in_flight[g]) finish_in_flight(*this, static_cast<long>(g));
+    }
+  } catch (const std::exception&) {
+    // A destructor must not throw; a timeout has printed its diagnostic already.
+  }
+}
+
 }  // namespace detail
 
 namespace {
@@ -189,7 +239,7 @@ HaloUpdate::HaloUpdate(std::span<GridBase* const> grids, HaloMessages messages)
     : HaloUpdate(std::span<const HaloPart>(whole_halos(grids)), messages) {}
 
 HaloUpdate::HaloUpdate(std::span<const HaloPart> parts, HaloMessages messages)
-    : state_(std::make_unique<detail::HaloUpdateState>()) {
+    : state_(std::make_shared<detail::HaloUpdateState>()) {
   detail::HaloUpdateState& u = *state_;
   if (parts.empty()) raise(Errc::invalid_argument, "HaloUpdate: no grids given; expected at least one");
   if (messages != HaloMessages::per_neighbour && messages != HaloMessages::per_variable)
@@ -205,44 +255,44 @@ HaloUpdate::HaloUpdate(std::span<const HaloPart> parts, HaloMessages messages)
   detail::build_plan(u);
 }
 
-HaloUpdate::~HaloUpdate() = default;
+HaloUpdate::~HaloUpdate() = default;  // the state's destructor finishes an exchange in flight
 HaloUpdate::HaloUpdate(HaloUpdate&&) noexcept = default;
 HaloUpdate& HaloUpdate::operator=(HaloUpdate&&) noexcept = default;
 
 void HaloUpdate::run() {
-  detail::require_idle(*state_, -1, "HaloUpdate::run");
-  state_->plan->exchange();
+  detail::HaloUpdateState& u = detail::require_state(state_, "HaloUpdate::run");
+  detail::require_idle(u, -1, "HaloUpdate::run");
+  u.plan->exchange();
 }
 
 void HaloUpdate::run(std::size_t grid) {
-  detail::HaloUpdateState& u = *state_;
-  std::size_t first = detail::group_of(u, grid, "HaloUpdate::run") * u.channels_per_group;
+  detail::HaloUpdateState& u = detail::require_state(state_, "HaloUpdate::run");
+  const std::size_t channel = detail::group_of(u, grid, "HaloUpdate::run");
   detail::require_idle(u, static_cast<long>(grid), "HaloUpdate::run");
-  for (std::size_t c = first; c < first + u.channels_per_group; ++c) u.plan->start(c);
-  for (std::size_t c = first; c < first + u.channels_per_group; ++c) u.plan->finish(c);
+  u.plan->exchange(channel);
 }
 
 HaloHandle HaloUpdate::start() {
-  detail::HaloUpdateState& u = *state_;
+  detail::HaloUpdateState& u = detail::require_state(state_, "HaloUpdate::start");
   detail::require_idle(u, -1, "HaloUpdate::start");
   u.plan->start();
   std::fill(u.in_flight.begin(), u.in_flight.end(), 1);
-  return HaloHandle(&u, -1);
+  return HaloHandle(state_, -1);
 }
 
 HaloHandle HaloUpdate::start(std::size_t grid) {
-  detail::HaloUpdateState& u = *state_;
+  detail::HaloUpdateState& u = detail::require_state(state_, "HaloUpdate::start");
   std::size_t group = detail::group_of(u, grid, "HaloUpdate::start");
   detail::require_idle(u, static_cast<long>(grid), "HaloUpdate::start");
-  for (std::size_t c = 0; c < u.channels_per_group; ++c) u.plan->start(group * u.channels_per_group + c);
+  u.plan->start(group);
   u.in_flight[group] = 1;
-  return HaloHandle(&u, static_cast<long>(grid));
+  return HaloHandle(state_, static_cast<long>(grid));
 }
 
-std::size_t HaloUpdate::grids() const noexcept { return state_->grids.size(); }
+std::size_t HaloUpdate::grids() const { return detail::require_state(state_, "HaloUpdate::grids").grids.size(); }
 
 HaloDepth HaloUpdate::depth(std::size_t grid) const {
-  const detail::HaloUpdateState& u = *state_;
+  const detail::HaloUpdateState& u = detail::require_state(state_, "HaloUpdate::depth");
   if (grid >= u.grids.size())
     raise(Errc::out_of_range, "HaloUpdate::depth: grid " + std::to_string(grid) + " is not in [0, " +
                                   std::to_string(u.grids.size()) + ") of this update");
@@ -251,11 +301,11 @@ HaloDepth HaloUpdate::depth(std::size_t grid) const {
   return HaloDepth::low_high(std::span<const Index>(layers.low, n), std::span<const Index>(layers.high, n));
 }
 
-HaloMessages HaloUpdate::messages() const noexcept { return state_->messages; }
-const Plan& HaloUpdate::plan() const noexcept { return *state_->plan; }
+HaloMessages HaloUpdate::messages() const { return detail::require_state(state_, "HaloUpdate::messages").messages; }
+const Plan& HaloUpdate::plan() const { return *detail::require_state(state_, "HaloUpdate::plan").plan; }
 
 std::string HaloUpdate::describe() const {
-  const detail::HaloUpdateState& u = *state_;
+  const detail::HaloUpdateState& u = detail::require_state(state_, "HaloUpdate::describe");
   std::ostringstream text;
   text << "halo update of " << u.grids.size() << " grid(s), "
        << (u.messages == HaloMessages::per_neighbour ? "one message per neighbour" : "one message per grid") << "\n";
@@ -310,27 +360,30 @@ std::string HaloDepth::describe() const {
   return text.str();
 }
 
-HaloHandle::HaloHandle(HaloHandle&& other) noexcept : state_(other.state_), grid_(other.grid_) {
-  other.state_ = nullptr;
+HaloHandle::HaloHandle(HaloHandle&& other) noexcept
+    : state_(std::move(other.state_)), grid_(other.grid_), pending_(other.pending_) {
+  other.pending_ = false;
 }
 
 HaloHandle& HaloHandle::operator=(HaloHandle&& other) noexcept {
   if (this != &other) {
-    if (state_) {
+    if (pending_ && !state_.expired()) {
       try {
         wait();
       } catch (const std::exception&) {
       }
     }
-    state_ = other.state_;
+    state_ = std::move(other.state_);
     grid_ = other.grid_;
-    other.state_ = nullptr;
+    pending_ = other.pending_;
+    other.pending_ = false;
   }
   return *this;
 }
 
 HaloHandle::~HaloHandle() {
-  if (!state_) return;
+  // An expired update finished the exchange when it went: nothing is left to wait for or to touch.
+  if (!pending_ || state_.expired()) return;
   try {
     wait();
   } catch (const std::exception&) {
@@ -339,17 +392,16 @@ HaloHandle::~HaloHandle() {
 }
 
 void HaloHandle::wait() {
-  if (!state_) return;
-  detail::HaloUpdateState& u = *state_;
-  state_ = nullptr;
-  if (grid_ < 0) {
-    u.plan->finish();
-    std::fill(u.in_flight.begin(), u.in_flight.end(), 0);
-  } else {
-    const std::size_t group = static_cast<std::size_t>(grid_);
-    for (std::size_t c = 0; c < u.channels_per_group; ++c) u.plan->finish(group * u.channels_per_group + c);
-    u.in_flight[group] = 0;
-  }
+  if (!pending_) return;
+  pending_ = false;
+  const std::shared_ptr<detail::HaloUpdateState> u = state_.lock();
+  state_.reset();
+  if (!u)
+    raise(Errc::state, "HaloHandle::wait: the HaloUpdate this handle was started on was destroyed (or assigned "
+                       "another update) before wait(); its destructor finished the exchange, so nothing is left "
+                       "to wait for. Wait for every handle before its HaloUpdate (or, for update_halo_async, its "
+                       "Grid) goes");
+  detail::finish_in_flight(*u, grid_);
 }
 
 }  // namespace ghostwire

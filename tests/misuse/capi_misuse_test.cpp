@@ -170,6 +170,16 @@ TEST(MisuseCatalogue, CApi) {
        [&] { c_call(gw_grid_update_halo_start(grid, nullptr)); }},
       {"gw_halo_wait", "*handle = NULL", Errc::invalid_argument, "*handle is NULL",
        [&] { c_call(gw_halo_wait(&no_handle)); }},
+      {"gw_halo_wait", "its update destroyed first (gw_halo_update_destroy)", Errc::state,
+       "the HaloUpdate this handle was started on was destroyed",
+       [&] {
+         gw_halo_update_t update = nullptr;
+         c_call(gw_halo_update_create(&grid, 1, nullptr, nullptr, GW_PER_NEIGHBOUR, &update));
+         gw_halo_handle_t handle = nullptr;
+         c_call(gw_halo_update_start(update, &handle));
+         c_call(gw_halo_update_destroy(&update));  // collective: finishes the exchange
+         c_call(gw_halo_wait(&handle));            // frees the handle, error or not
+       }},
   });
   EXPECT_EQ(gw_grid_destroy(&grid), GW_SUCCESS);
   EXPECT_EQ(grid, nullptr);

@@ -1,4 +1,5 @@
-// Misuse catalogue: Grid, HaloUpdate and HaloDepth.
+// Misuse catalogue: Grid, HaloUpdate, HaloDepth and HaloHandle.
+#include <utility>
 #include <vector>
 
 #include "ghostwire/dist.hpp"
@@ -45,6 +46,52 @@ TEST(MisuseCatalogue, GridAndHaloUpdate) {
        [&] { (void)together.depth(1); }},
   });
   separately.run();
+  world.barrier();
+}
+
+// Use after move and after destroy: a moved-from HaloUpdate, and a handle whose update is gone.
+// Every row runs on every rank in the same order (building and destroying an update are collective).
+TEST(MisuseCatalogue, HaloUpdateLifetime) {
+  World& world = gwtest::world();
+  Grid<double, 2> grid(world, {16, 12}, Halo<2>(1));
+  HaloUpdate moved_from({&grid});
+  HaloUpdate moved_into(std::move(moved_from));
+  const char* moved = "this HaloUpdate was moved from";
+  // NOLINTBEGIN(bugprone-use-after-move): the misuse under test
+  misuse::check_table("MisuseCatalogue.HaloUpdateLifetime", {
+      {"HaloUpdate::run", "on a moved-from update", Errc::state, moved, [&] { moved_from.run(); }},
+      {"HaloUpdate::run (one grid)", "on a moved-from update", Errc::state, moved, [&] { moved_from.run(0); }},
+      {"HaloUpdate::start", "on a moved-from update", Errc::state, moved, [&] { (void)moved_from.start(); }},
+      {"HaloUpdate::start (one grid)", "on a moved-from update", Errc::state, moved,
+       [&] { (void)moved_from.start(0); }},
+      {"HaloUpdate::grids", "on a moved-from update", Errc::state, moved, [&] { (void)moved_from.grids(); }},
+      {"HaloUpdate::depth", "on a moved-from update", Errc::state, moved, [&] { (void)moved_from.depth(0); }},
+      {"HaloUpdate::messages", "on a moved-from update", Errc::state, moved, [&] { (void)moved_from.messages(); }},
+      {"HaloUpdate::plan", "on a moved-from update", Errc::state, moved, [&] { (void)moved_from.plan(); }},
+      {"HaloUpdate::describe", "on a moved-from update", Errc::state, moved, [&] { (void)moved_from.describe(); }},
+      {"HaloHandle::wait", "its HaloUpdate destroyed first", Errc::state,
+       "HaloHandle::wait: the HaloUpdate this handle was started on was destroyed",
+       [&] {
+         HaloHandle pending;
+         {
+           HaloUpdate update({&grid});
+           pending = update.start();
+         }  // finishes the exchange
+         pending.wait();
+       }},
+      {"HaloHandle::wait", "its Grid (update_halo_async) destroyed first", Errc::state,
+       "HaloHandle::wait: the HaloUpdate this handle was started on was destroyed",
+       [&] {
+         HaloHandle pending;
+         {
+           Grid<double, 2> short_lived(world, {16, 12}, Halo<2>(1));
+           pending = short_lived.update_halo_async();
+         }
+         pending.wait();
+       }},
+  });
+  // NOLINTEND(bugprone-use-after-move)
+  moved_into.run();
   world.barrier();
 }
 

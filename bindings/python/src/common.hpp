@@ -24,6 +24,10 @@ class Closable {
   Closable(const Closable&) = delete;
   Closable& operator=(const Closable&) = delete;
   virtual void close() = 0;
+  // At interpreter exit (close_all): as close(), without the refusals that only protect Python
+  // objects which go with the interpreter (a Grid's numpy views), and without asking the other
+  // ranks (every rank closes every object then, in the same order).
+  virtual void close_at_exit() { close(); }
 };
 void close_all();
 
@@ -48,5 +52,6 @@ void bind_grid(py::module_& m);
 void bind_plan(py::module_& m);  // binds UnstructuredPlan too
 void bind_unstructured_plan(py::module_& m);
 void bind_collective(py::module_& m);
+void bind_views(py::module_& m);  // views.hpp
 
 }  // namespace ghostwire::python

@@ -1,5 +1,7 @@
 // ghostwire.Grid: a distributed 1-3-d array whose local block, ghost cells included, is a numpy
-// view (no copy). The views keep the Grid object alive; close() refuses while an update is pending.
+// view (no copy). Invariant: no view outlives the grid's memory. The views keep the Grid object
+// alive, and close() (collective) refuses on every rank while any rank has a view alive or an
+// update not waited for (views.hpp; docs/python.md, "How it works").
 #include <mpi.h>
 
 #include <string>
@@ -7,6 +9,7 @@
 
 #include "common.hpp"
 #include "grid_any.hpp"
+#include "views.hpp"
 #include "world.hpp"
 
 namespace ghostwire::python {
@@ -18,17 +21,22 @@ class PyGrid final : public Closable {
     py::gil_scoped_release unlocked;  // collective: other threads may run while the ranks meet
     grid_ = make_grid(w, request);
   }
-  ~PyGrid() override {
-    try {
-      close();
-    } catch (...) {
-    }
-  }
+  // Views and handles hold this object: none is left when it goes, so there is nothing to ask.
+  ~PyGrid() override { release(); }
   void close() override {
     if (!grid_) return;
+    const InUse all = in_use_on_all_ranks(world_.get(), {views_.alive, pending_});
+    if (all.pending > 0)
+      throw Error(Errc::state, "Grid.close: an update_halo_async() is not waited for (" +
+                                   std::to_string(pending_) + " on this rank, " + std::to_string(all.pending) +
+                                   " on all ranks); wait() for it first");
+    if (all.views > 0) refuse_close_with_views("Grid.close", "grid", ".local or .interior", views_.alive, all.views);
+    release();
+  }
+  void close_at_exit() override {
+    if (!grid_) return;
     if (pending_ > 0) throw Error(Errc::state, "Grid.close: an update_halo_async() is not waited for");
-    grid_.reset();
-    world_.drop();
+    release();
   }
 
   AnyGrid& get() const {
@@ -41,8 +49,8 @@ class PyGrid final : public Closable {
   int pending_ = 0;
 
   // The local block from `ghosts` cells before local 0 in every dimension, `ghosts` after the
-  // owned ones; `self` becomes the view's base, so it stays alive while the view does.
-  py::array view(const py::object& self, bool with_ghosts) const {
+  // owned ones; its base (a ViewBase) keeps `self` alive and counts the view.
+  py::array view(const py::object& self, bool with_ghosts) {
     AnyGrid& g = get();
     const std::size_t size = element_size(element_);
     std::vector<py::ssize_t> shape, strides;
@@ -53,7 +61,7 @@ class PyGrid final : public Closable {
       strides.push_back(g.stride(d) * static_cast<py::ssize_t>(size));
       first -= ghosts * g.stride(d) * static_cast<Index>(size);
     }
-    return py::array(dtype_of(element_), shape, strides, first, self);
+    return view_of(self, views_, dtype_of(element_), std::move(shape), std::move(strides), first);
   }
 
   py::tuple values(Index (AnyGrid::*of)(int) const) const {
@@ -64,9 +72,15 @@ class PyGrid final : public Closable {
   }
 
  private:
+  void release() noexcept {
+    grid_.reset();
+    world_.drop();
+  }
+
   WorldUse world_;
   Element element_;
   std::unique_ptr<AnyGrid> grid_;
+  ViewCount views_;
 };
 
 // An update_halo_async() under way; wait() fills the ghost cells.
@@ -197,7 +211,9 @@ views of the grid's memory (writes go to the grid).)")
           py::arg("repeats"), py::call_guard<py::gil_scoped_release>(),
           "Seconds for `repeats` update_halo() calls made in C++ (for the Python call overhead).")
       .def_property_readonly("closed", &PyGrid::closed)
-      .def("close", &PyGrid::close, "Collective: frees the grid. Views of it must not be used afterwards.")
+      .def("close", &PyGrid::close,
+           "Collective: frees the grid. Refused (ghostwire.Error, Errc.state) on every rank while any rank still "
+           "has a numpy view of it (.local, .interior or an array made from them) or an update not waited for.")
       .def("__enter__", [](py::object self) { return self; })
       .def("__exit__", [](PyGrid& g, const py::args&) { g.close(); })
       .def("__repr__", [](const PyGrid& g) {

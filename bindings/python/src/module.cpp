@@ -26,7 +26,7 @@ Closable::~Closable() {
 void close_all() {
   // Copied: close() does not unregister, destruction does; a grid's close releases its world.
   std::vector<Closable*> objects = open_objects();
-  for (auto it = objects.rbegin(); it != objects.rend(); ++it) (*it)->close();
+  for (auto it = objects.rbegin(); it != objects.rend(); ++it) (*it)->close_at_exit();
 }
 
 }  // namespace ghostwire::python
@@ -35,6 +35,7 @@ PYBIND11_MODULE(_ghostwire, m) {
   namespace gp = ghostwire::python;
   m.doc() = "ghostwire's Python interface (see the ghostwire package and docs/python.md)";
   gp::bind_errors(m);
+  gp::bind_views(m);
   gp::bind_world(m);
   gp::bind_grid(m);
   gp::bind_plan(m);

@@ -105,13 +105,15 @@ def test_views_are_the_grids_memory(world):
         interior[0, 0] = 42.0
         assert local[2, 2] == 42.0
         assert grid.interior[0, 0] == 42.0  # a new view sees the write: no copy
-        assert local.base is grid or local.base.base is grid
+        assert local.base.owner is grid and interior.base.owner is grid
+        del local, interior  # close() is refused while views are alive (test_views.py)
 
 
 def test_a_view_keeps_its_grid_alive(world):
     view = ghostwire.Grid(world, (6, 6), halo=1).interior
     view[...] = 7.0
     assert view.sum() == 7.0 * view.size
-    owner = view.base
+    owner = view.base.owner
     assert isinstance(owner, ghostwire.Grid) and not owner.closed
+    del view
     owner.close()

@@ -20,6 +20,12 @@
 // outlive the update. Between start() and wait() this rank must not write the cells its
 // neighbours read (the owned cells within the depth of its block's faces) nor read its ghost
 // cells. A run allocates nothing.
+//
+// Invariant: an update's state lives as long as the HaloUpdate that owns it (moves carry it along),
+// and is never freed with an exchange in flight: the destructor finishes it, as every rank does.
+// A handle refers to that state without owning it, so a moved-from update and a handle whose
+// update is gone raise Errc::state instead of touching freed memory (docs/dist.md, "Moves,
+// handles and destruction"; docs/runtime.md, "Misuse catalogue").
 #pragma once
 
 #include <array>
@@ -28,6 +34,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "ghostwire/dist/box.hpp"
 
@@ -106,7 +113,9 @@ struct HaloPart {
   HaloDepth depth;  // default: the grid's whole halo
 };
 
-// An exchange under way: wait() fills the ghost cells. Destroying it unwaited waits.
+// An exchange under way: wait() fills the ghost cells. Destroying it unwaited waits. It stays
+// valid when its HaloUpdate is moved; once that update is destroyed (which finishes the exchange),
+// wait() raises Errc::state and the handle's destructor does nothing.
 class HaloHandle {
  public:
   HaloHandle() = default;
@@ -115,13 +124,16 @@ class HaloHandle {
   ~HaloHandle();
 
   void wait();
-  bool pending() const noexcept { return state_ != nullptr; }
+  // From start() until wait() (or until moved from), whether or not its update still exists.
+  bool pending() const noexcept { return pending_; }
 
  private:
   friend class HaloUpdate;
-  HaloHandle(detail::HaloUpdateState* state, long grid) noexcept : state_(state), grid_(grid) {}
-  detail::HaloUpdateState* state_ = nullptr;
-  long grid_ = -1;  // -1: all grids
+  HaloHandle(std::weak_ptr<detail::HaloUpdateState> state, long grid) noexcept
+      : state_(std::move(state)), grid_(grid), pending_(true) {}
+  std::weak_ptr<detail::HaloUpdateState> state_;  // not owned: the HaloUpdate may go first
+  long grid_ = -1;                                // -1: all grids
+  bool pending_ = false;
 };
 
 class HaloUpdate {
@@ -133,24 +145,30 @@ class HaloUpdate {
   HaloUpdate(std::span<const HaloPart> parts, HaloMessages messages = HaloMessages::per_neighbour);
   HaloUpdate(std::initializer_list<HaloPart> parts, HaloMessages messages = HaloMessages::per_neighbour)
       : HaloUpdate(std::span<const HaloPart>(parts.begin(), parts.size()), messages) {}
-  ~HaloUpdate();  // collective
+  // Collective. An exchange still in flight (a handle not yet waited for) is finished first; its
+  // handle's wait() then raises Errc::state.
+  ~HaloUpdate();
+  // A move carries the state, and the handles out, to the new object; assigning over an update
+  // destroys its old state as the destructor does (collective).
   HaloUpdate(HaloUpdate&&) noexcept;
   HaloUpdate& operator=(HaloUpdate&&) noexcept;
 
+  // Every call below raises Errc::state on a moved-from update.
   void run();
   void run(std::size_t grid);  // per_variable only
   [[nodiscard]] HaloHandle start();
   [[nodiscard]] HaloHandle start(std::size_t grid);
 
-  std::size_t grids() const noexcept;
+  std::size_t grids() const;
   // The layers filled in grid `grid`, resolved against its halo: low_high(...) over its dimensions.
   HaloDepth depth(std::size_t grid) const;
-  HaloMessages messages() const noexcept;
-  const Plan& plan() const noexcept;
+  HaloMessages messages() const;
+  const Plan& plan() const;
   std::string describe() const;  // each grid's halo and depth; neighbours, messages, bytes, paths
 
  private:
-  std::unique_ptr<detail::HaloUpdateState> state_;
+  // Shared only with weak references (the handles): this object is the one owner.
+  std::shared_ptr<detail::HaloUpdateState> state_;
 };
 
 }  // namespace ghostwire
