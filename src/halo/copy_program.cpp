@@ -81,8 +81,13 @@ CopyProgram CopyProgram::build(std::span<const Piece> from, std::span<const Piec
     if (s_used == sources[s].length) ++s, s_used = 0;
     if (d_used == destinations[d].length) ++d, d_used = 0;
   }
-  if (s != sources.size() || d != destinations.size())
-    raise(Errc::internal, "CopyProgram: the two sides hold different numbers of bytes");
+  if (s != sources.size() || d != destinations.size()) {
+    std::size_t from_bytes = 0, to_bytes = 0;
+    for (const Run& run : sources) from_bytes += run.length;
+    for (const Run& run : destinations) to_bytes += run.length;
+    raise(Errc::internal, "CopyProgram: the two sides hold different numbers of bytes (" + std::to_string(from_bytes) +
+                              " and " + std::to_string(to_bytes) + ")");
+  }
 
   CopyProgram program;
   program.streaming_ = streaming;

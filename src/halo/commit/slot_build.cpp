@@ -101,8 +101,9 @@ void build_receive(PlanState& p, const SlotBuild& shape, std::size_t channel) {
 
 void build_send(PlanState& p, const SlotBuild& shape, std::size_t channel) {
   std::vector<Part> parts;
+  SplitPieces split;  // the pieces a split message's parts point to, until the copies are built
   if (split_wanted(p, shape.slot)) {
-    const SplitPieces split = split_pieces(p, shape.slot);
+    split = split_pieces(p, shape.slot);
     parts.push_back({pieces_of(p, split.parts[0]), SlotPath::in_place});
     parts.push_back({pieces_of(p, split.parts[1]), SlotPath::staged});
   } else {
