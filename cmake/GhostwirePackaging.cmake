@@ -6,6 +6,7 @@ install(TARGETS ghostwire EXPORT ghostwireTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY include/ghostwire DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/ghostwire)
 install(EXPORT ghostwireTargets NAMESPACE ghostwire::
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ghostwire)
 # For a project without C and C++ (Fortran only): the MPI libraries the C++ library needs.

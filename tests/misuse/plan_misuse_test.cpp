@@ -1,4 +1,6 @@
 // Misuse catalogue: Plan and Layout (built by hand), and the unstructured plan.
+#include <sys/mman.h>
+
 #include <cstddef>
 #include <utility>
 #include <vector>
@@ -109,6 +111,48 @@ TEST(MisuseCatalogue, PlanAndLayout) {
        [&] { (void)Layout::box(2, {4}, {-1}); }},
   });
   committed.exchange();  // the plan still works after all that
+  world.barrier();
+}
+
+// Every accessor of a moved-from plan, and a message one MPI message cannot carry between nodes.
+TEST(MisuseCatalogue, PlanLifetimeAndLimits) {
+  World& world = gwtest::world();
+  const int me = world.rank();
+  Plan first(world, {me}, 1);
+  Plan second(std::move(first));
+  // NOLINTBEGIN(bugprone-use-after-move): the misuse under test
+  std::vector<Case> table = {
+      {"Plan::committed", "on a moved-from plan", Errc::state, "moved from", [&] { (void)first.committed(); }},
+      {"Plan::world", "on a moved-from plan", Errc::state, "moved from", [&] { (void)first.world(); }},
+      {"Plan::neighbours", "on a moved-from plan", Errc::state, "moved from", [&] { (void)first.neighbours(); }},
+      {"Plan::channels", "on a moved-from plan", Errc::state, "moved from", [&] { (void)first.channels(); }},
+      {"Plan::id", "on a moved-from plan", Errc::state, "moved from", [&] { (void)first.id(); }},
+      {"Plan::describe", "on a moved-from plan", Errc::state, "moved from", [&] { (void)first.describe(); }},
+      {"Plan::view", "on a moved-from plan", Errc::state, "moved from", [&] { (void)first.view(0, me); }},
+      {"Plan::test_send", "on a moved-from plan", Errc::state, "moved from", [&] { (void)first.test_send(0, me); }},
+      {"Plan::commit", "on a moved-from plan", Errc::state, "moved from", [&] { first.commit(); }},
+  };
+  // NOLINTEND(bugprone-use-after-move)
+  // Every rank its own node: a two-sided message of more than INT_MAX bytes to the next rank.
+  Settings separate = world.settings();
+  separate.ranks_per_node = 1;
+  World nodes(world.comm(), separate);
+  const std::size_t huge = std::size_t{1} << 31;  // INT_MAX + 1 bytes; address space only
+  void* memory = mmap(nullptr, huge, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(memory, MAP_FAILED);
+  if (nodes.size() > 1 && separate.transport == Transport::p2p)
+    table.push_back({"Plan::commit", "a message over INT_MAX bytes between nodes", Errc::invalid_argument, "INT_MAX", [&] {
+                       const int right = (me + 1) % nodes.size(), left = (me + nodes.size() - 1) % nodes.size();
+                       std::vector<int> neighbours{right};
+                       if (left != right) neighbours.push_back(left);
+                       Plan plan(nodes, neighbours, 1);
+                       const Region region = plan.add_memory(memory, huge, 1);
+                       plan.add_send(0, right, region, Layout::contiguous(0, huge));
+                       plan.add_receive(0, left, region, Layout::contiguous(0, huge));
+                       plan.commit();
+                     }});
+  misuse::check_table("MisuseCatalogue.PlanLifetimeAndLimits", table);
+  munmap(memory, huge);
   world.barrier();
 }
 

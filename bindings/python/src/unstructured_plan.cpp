@@ -1,10 +1,12 @@
 // ghostwire.UnstructuredPlan(world, owned, ghost_owner, ghost_index, dtype), like PetscSF: each
 // ghost is element ghost_index[i] of rank ghost_owner[i]'s owned values; .owned and .ghosts are
-// numpy views of one Segment, so node peers write the ghosts directly (docs/plans.md).
+// numpy views of one Segment, so node peers write the ghosts directly (docs/plans.md). Invariant:
+// no view outlives that Segment: close() refuses on every rank while a view is alive (views.hpp).
 #include <memory>
 #include <string>
 
 #include "common.hpp"
+#include "views.hpp"
 #include "ghostwire/plan.hpp"
 #include "plan_calls.hpp"
 #include "world.hpp"
@@ -49,24 +51,34 @@ class PyUnstructuredPlan final : public Closable {
   }
   void close() override {
     if (!plan_) return;
-    plan_.reset();
-    segment_.reset();
-    world_.drop();
+    const InUse all = in_use_on_all_ranks(world_.get(), {views_.alive, 0});
+    if (all.views > 0)
+      refuse_close_with_views("UnstructuredPlan.close", "plan", ".owned or .ghosts", views_.alive, all.views);
+    release();
   }
+  void close_at_exit() override { release(); }
   Plan& get() const {
     if (!plan_) throw Error(Errc::state, "UnstructuredPlan: used after close()");
     return *plan_;
   }
-  py::array view(const py::object& self, bool ghosts) const {
+  // Its base (a ViewBase) keeps `self` alive and counts the view (views.hpp).
+  py::array view(const py::object& self, bool ghosts) {
     get();
     const std::size_t size = element_size(element_);
     std::byte* first = segment_->data() + (ghosts ? owned_ * size : 0);
     const auto count = static_cast<py::ssize_t>(ghosts ? ghosts_ : owned_);
-    return py::array(dtype_of(element_), {count}, {static_cast<py::ssize_t>(size)}, first, self);
+    return view_of(self, views_, dtype_of(element_), {count}, {static_cast<py::ssize_t>(size)}, first);
   }
   bool closed() const noexcept { return !plan_; }
 
  private:
+  void release() {
+    if (!plan_) return;
+    plan_.reset();
+    segment_.reset();
+    world_.drop();
+  }
+  ViewCount views_;
   WorldUse world_;
   Element element_;
   std::size_t owned_, ghosts_ = 0;

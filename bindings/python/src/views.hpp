@@ -1,9 +1,9 @@
-// Numpy views of memory that close() frees on every rank at once (a Grid's block). Invariant: no
+// Numpy views of memory that close() frees on every rank at once (a Grid's block, an
+// UnstructuredPlan's owned values and ghosts). Invariant: no
 // view outlives that memory. Each view's base is a ViewBase, which keeps the owning Python object
 // alive and counts itself in the owner's ViewCount; numpy gives every array made from a view
 // (slices, reshapes, transposes) the same base, so those count too. close() asks all ranks, and
 // refuses on every rank alike while any view is alive (docs/python.md, "How it works").
-// (UnstructuredPlan's .owned and .ghosts do not use this yet: docs/python.md says why.)
 #pragma once
 
 #include <cstdint>

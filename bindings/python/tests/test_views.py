@@ -87,3 +87,22 @@ def test_a_views_base_names_its_grid(world):
         assert view.base.owner is grid
         assert repr(view.base) == "<ghostwire.ViewBase of <ghostwire.Grid 4 x 4 float64>>"
         del view
+
+
+def test_unstructured_plan_close_is_refused_while_views_are_alive(world):
+    right = (world.rank + 1) % world.size
+    plan = ghostwire.UnstructuredPlan(world, 4, [right, right], [3, 0])
+    owned, ghosts = plan.owned, plan.ghosts
+    owned[:] = numpy.arange(4) + 10 * world.rank
+    with pytest.raises(ghostwire.Error) as caught:
+        plan.close()
+    message = str(caught.value)
+    assert caught.value.code == ghostwire.Errc.state, message
+    assert ("UnstructuredPlan.close: 2 numpy view(s) of this plan are alive on this rank "
+            f"({2 * world.size} on all ranks)") in message, message
+    assert not plan.closed
+    plan.exchange()  # the views are still the plan's memory
+    assert ghosts.tolist() == [10 * right + 3, 10 * right]
+    del owned, ghosts
+    plan.close()
+    assert plan.closed
