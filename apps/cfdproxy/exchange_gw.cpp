@@ -53,10 +53,11 @@ class GwExchange final : public Exchange {
   std::vector<int> pending_;  // kept: complete() runs every iteration
 };
 
-}  // namespace
-
-std::unique_ptr<Exchange> make_gw_exchange(ghostwire::World& world, const LocalDomain& d, Fields& fields) {
+std::unique_ptr<Exchange> make(ghostwire::World& world, const LocalDomain& d, Fields& fields) {
   return std::make_unique<GwExchange>(world, d, fields);
 }
 
+const ExchangeRegistration registration{"gw", 1, make};
+
+}  // namespace
 }  // namespace cfdproxy

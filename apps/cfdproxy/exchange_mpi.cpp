@@ -66,10 +66,11 @@ class MpiExchange final : public Exchange {
   std::vector<MPI_Request> receives_, sends_;
 };
 
-}  // namespace
-
-std::unique_ptr<Exchange> make_mpi_exchange(ghostwire::World& world, const LocalDomain& d, Fields& fields) {
+std::unique_ptr<Exchange> make(ghostwire::World& world, const LocalDomain& d, Fields& fields) {
   return std::make_unique<MpiExchange>(world, d, fields);
 }
 
+const ExchangeRegistration registration{"mpi", 2, make};
+
+}  // namespace
 }  // namespace cfdproxy

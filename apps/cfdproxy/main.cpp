@@ -99,8 +99,7 @@ int run(int argc, char** argv) {
   try {
     o = parse_options(argc, argv);
   } catch (const UsageError& e) {
-    if (rank == 0) std::fprintf(stderr, "gw-cfdproxy: %s\n", e.what());
-    return 2;
+    return ghostwire_programs::report_usage_error(e, "gw-cfdproxy: ", rank);
   }
   if (o.help) {
     if (rank == 0) std::cout << usage_text(argv[0]);
@@ -124,7 +123,7 @@ int run(int argc, char** argv) {
           part = make_partition(mesh, o, ranks);
         }
       } catch (const UsageError& e) {
-        failure = std::make_unique<Failure>(Failure{2, e.what()});
+        failure = std::make_unique<Failure>(Failure{ghostwire_programs::usage_error_status, e.what()});
       } catch (const std::exception& e) {
         failure = std::make_unique<Failure>(Failure{1, e.what()});
       }

@@ -31,10 +31,10 @@
 #include <memory>
 #include <span>
 #include <string>
-#include <vector>
 
 #include <ghostwire/world.hpp>
 
+#include "../common/named_registry.hpp"
 #include "chunk.hpp"
 #include "fields.hpp"
 
@@ -66,20 +66,19 @@ void allgather_by_mpi(MPI_Comm comm, std::span<const double> mine, std::span<dou
 
 using ExchangeFactory = std::unique_ptr<Exchange> (*)(const ExchangeSetup& setup);
 
-// Registers an exchange under `name` while static objects are constructed.
-struct ExchangeRegistration {
-  ExchangeRegistration(const char* name, const char* description, ExchangeFactory factory);
+// An exchange as the registry holds it (apps/common/named_registry.hpp); listed by name.
+struct RegisteredExchange {
+  std::string name;
+  std::string description;  // its line in --help
+  ExchangeFactory factory;
 };
+using ExchangeRegistry = ghostwire_programs::NamedRegistry<RegisteredExchange>;
+// Registers an exchange under its name while static objects are constructed.
+using ExchangeRegistration = ghostwire_programs::Registration<RegisteredExchange>;
 
 // Throws UsageError listing the available exchanges if `name` is not one of them.
 std::unique_ptr<Exchange> make_exchange(const std::string& name, const ExchangeSetup& setup);
 // Throws UsageError as make_exchange does, without building anything.
 void check_exchange_name(const std::string& name);
-
-struct ExchangeInfo {
-  std::string name;
-  std::string description;
-};
-std::vector<ExchangeInfo> available_exchanges();  // sorted by name
 
 }  // namespace cloverleaf

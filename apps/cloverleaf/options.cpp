@@ -76,7 +76,7 @@ std::string usage_text() {
       "  --help             this text\n"
       "\n"
       "exchanges in this build:\n";
-  for (const ExchangeInfo& e : available_exchanges()) {
+  for (const RegisteredExchange& e : ExchangeRegistry::instance().entries()) {
     text += "  " + e.name + std::string(e.name.size() < 12 ? 12 - e.name.size() : 1, ' ') + e.description + "\n";
   }
   text += "\ndeck keywords (between *clover and *endclover; key=value or key value):\n  " + std::string(deck_keywords()) +

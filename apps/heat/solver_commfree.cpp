@@ -34,8 +34,6 @@ class CommfreeRowsSolver final : public GhostwireSolver {
   }
 };
 
-}  // namespace
-
 std::unique_ptr<Solver> make_commfree_solver(const SolverContext& context) {
   return std::make_unique<CommfreeSolver>(context);
 }
@@ -44,4 +42,23 @@ std::unique_ptr<Solver> make_commfree_rows_solver(const SolverContext& context) 
   return std::make_unique<CommfreeRowsSolver>(context);
 }
 
+const VariantRegistration commfree{Variant{
+    .name = "commfree",
+    .description = "gw-pipelined without communication: compute-only bound (invalid result)",
+    .position = 7,
+    .result_valid = false,
+    .single_rank_only = false,
+    .create = make_commfree_solver,
+}};
+
+const VariantRegistration commfree_rows{Variant{
+    .name = "commfree-rows",
+    .description = "commfree reading the neighbours' rows in place, unsynchronised: + data movement (invalid)",
+    .position = 8,
+    .result_valid = false,
+    .single_rank_only = false,
+    .create = make_commfree_rows_solver,
+}};
+
+}  // namespace
 }  // namespace heat

@@ -18,10 +18,18 @@ class GwPipelinedSolver final : public GhostwireSolver {
   }
 };
 
-}  // namespace
-
 std::unique_ptr<Solver> make_gw_pipelined_solver(const SolverContext& context) {
   return std::make_unique<GwPipelinedSolver>(context);
 }
 
+const VariantRegistration registration{Variant{
+    .name = "gw-pipelined",
+    .description = "ghostwire, a channel per column block, pipelined across sweeps (011)",
+    .position = 6,
+    .result_valid = true,
+    .single_rank_only = false,
+    .create = make_gw_pipelined_solver,
+}};
+
+}  // namespace
 }  // namespace heat

@@ -80,10 +80,18 @@ class GwWavefrontSolver final : public GhostwireSolver {
   }
 };
 
-}  // namespace
-
 std::unique_ptr<Solver> make_gw_wavefront_solver(const SolverContext& context) {
   return std::make_unique<GwWavefrontSolver>(context);
 }
 
+const VariantRegistration registration{Variant{
+    .name = "gw-wavefront",
+    .description = "ghostwire, a channel per column block, sweep by sweep (010)",
+    .position = 5,
+    .result_valid = true,
+    .single_rank_only = false,
+    .create = make_gw_wavefront_solver,
+}};
+
+}  // namespace
 }  // namespace heat

@@ -53,10 +53,18 @@ class MpiBlockingSolver final : public Solver {
   ColumnBlockTags tag_;
 };
 
-}  // namespace
-
 std::unique_ptr<Solver> make_mpi_blocking_solver(const SolverContext& context) {
   return std::make_unique<MpiBlockingSolver>(context.decomposition, context.comm);
 }
 
+const VariantRegistration registration{Variant{
+    .name = "mpi-blocking",
+    .description = "MPI_Send/MPI_Recv of the halo rows around each sweep",
+    .position = 2,
+    .result_valid = true,
+    .single_rank_only = false,
+    .create = make_mpi_blocking_solver,
+}};
+
+}  // namespace
 }  // namespace heat

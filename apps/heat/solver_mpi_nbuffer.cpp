@@ -38,10 +38,18 @@ class MpiNbufferSolver final : public Solver {
   MPI_Comm comm_;
 };
 
-}  // namespace
-
 std::unique_ptr<Solver> make_mpi_nbuffer_solver(const SolverContext& context) {
   return std::make_unique<MpiNbufferSolver>(context.decomposition, context.comm);
 }
 
+const VariantRegistration registration{Variant{
+    .name = "mpi-nbuffer",
+    .description = "MPI_Isend/MPI_Irecv per column block, as soon as ready",
+    .position = 3,
+    .result_valid = true,
+    .single_rank_only = false,
+    .create = make_mpi_nbuffer_solver,
+}};
+
+}  // namespace
 }  // namespace heat

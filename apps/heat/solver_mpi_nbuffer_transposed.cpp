@@ -27,10 +27,18 @@ class MpiNbufferTransposedSolver final : public Solver {
   MPI_Comm comm_;
 };
 
-}  // namespace
-
 std::unique_ptr<Solver> make_mpi_nbuffer_transposed_solver(const SolverContext& context) {
   return std::make_unique<MpiNbufferTransposedSolver>(context.decomposition, context.comm);
 }
 
+const VariantRegistration registration{Variant{
+    .name = "mpi-nbuffer-transposed",
+    .description = "mpi-nbuffer, column-major tiles (faster wavefront)",
+    .position = 4,
+    .result_valid = true,
+    .single_rank_only = false,
+    .create = make_mpi_nbuffer_transposed_solver,
+}};
+
+}  // namespace
 }  // namespace heat

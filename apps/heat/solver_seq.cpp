@@ -25,10 +25,18 @@ class SeqSolver final : public Solver {
   Decomposition d_;
 };
 
-}  // namespace
-
 std::unique_ptr<Solver> make_seq_solver(const SolverContext& context) {
   return std::make_unique<SeqSolver>(context.decomposition);
 }
 
+const VariantRegistration registration{Variant{
+    .name = "seq",
+    .description = "1 rank, row-major tiles: the reference result",
+    .position = 1,
+    .result_valid = true,
+    .single_rank_only = true,
+    .create = make_seq_solver,
+}};
+
+}  // namespace
 }  // namespace heat

@@ -31,7 +31,7 @@ std::string usage_text(std::string_view program) {
   for (const Variant& variant : variants()) {
     std::string name(variant.name);
     name.resize(std::max<std::size_t>(name.size(), 23), ' ');
-    text += "        " + name + " " + std::string(variant.summary) + "\n";
+    text += "        " + name + " " + variant.description + "\n";
   }
   text +=
       "  -f, --conf FILE     heat sources: first line the number of sources, then one line per\n"

@@ -30,7 +30,7 @@ namespace {
 
 std::string help_text(std::string_view program) {
   std::string text = usage_text(program) + "\nvariants in this build:\n";
-  for (const VariantInfo& v : available_variants()) {
+  for (const RegisteredVariant& v : VariantRegistry::instance().entries()) {
     text += "  " + v.name + std::string(12 - std::min<std::size_t>(v.name.size(), 11), ' ') + v.description + "\n";
   }
   return text;
@@ -177,8 +177,7 @@ int run(int argc, char** argv, MPI_Comm comm) {
     }
     return status;
   } catch (const UsageError& error) {
-    if (rank == 0) std::fprintf(stderr, "%s: %s\n", program.c_str(), error.what());
-    return 2;
+    return ghostwire_programs::report_usage_error(error, program + ": ", rank);
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s: rank %d: out of memory for the variables (block and --num_vars too large?)\n",
                  program.c_str(), rank);

@@ -15,8 +15,8 @@
 #include <memory>
 #include <span>
 #include <string>
-#include <vector>
 
+#include "../common/named_registry.hpp"
 #include "decomposition.hpp"
 #include "field_view.hpp"
 #include "problem_kinds.hpp"
@@ -65,18 +65,17 @@ class Variant {
 
 using VariantFactory = std::unique_ptr<Variant> (*)(const VariantSetup& setup);
 
-// Registers a variant under `name` while static objects are constructed.
-struct VariantRegistration {
-  VariantRegistration(const char* name, const char* description, VariantFactory factory);
+// A variant as the registry holds it (apps/common/named_registry.hpp); listed by name.
+struct RegisteredVariant {
+  std::string name;
+  std::string description;  // its line in --help
+  VariantFactory factory;
 };
+using VariantRegistry = ghostwire_programs::NamedRegistry<RegisteredVariant>;
+// Registers a variant under its name while static objects are constructed.
+using VariantRegistration = ghostwire_programs::Registration<RegisteredVariant>;
 
 // Throws UsageError listing the available variants if `name` is not one of them.
 std::unique_ptr<Variant> make_variant(const std::string& name, const VariantSetup& setup);
-
-struct VariantInfo {
-  std::string name;
-  std::string description;
-};
-std::vector<VariantInfo> available_variants();  // sorted by name
 
 }  // namespace minighost
