@@ -2,6 +2,8 @@
 // The gradient loop calls begin() before its first colour and after_colour(c) after each colour
 // (a partner's message leaves as soon as its send points are final); complete() returns when this
 // rank's ghost gradients are its owners' values (the "exchange" phase of the timing).
+//
+// See docs/cfdproxy.md, "The variants".
 #pragma once
 
 #include <memory>

@@ -2,6 +2,8 @@
 // partner's send points (an index list of 168-byte gradient rows) and whose receive layout is the
 // partner's contiguous run of ghost points. send() as soon as the points are final; between node
 // peers the partner then copies the rows straight out of this rank's gradients (one copy).
+//
+// See docs/cfdproxy.md, "The variants".
 #include "exchange.hpp"
 
 namespace cfdproxy {

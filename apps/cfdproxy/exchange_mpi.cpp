@@ -1,5 +1,6 @@
 // The reference's exchange: receives posted before the gradient, each partner's send points packed
 // into its buffer and sent (Isend) as soon as they are final, then Waitall, unpack, Waitall.
+// See docs/cfdproxy.md, "The variants".
 #include <mpi.h>
 
 #include <cstring>

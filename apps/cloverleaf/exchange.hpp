@@ -18,12 +18,14 @@
 // x-face fields' edge column (local nx) in the ghost rows shared with a neighbour below or above.
 // Those lie beyond the Grid's extents, so Boundary::open never fills them, and the reflective
 // boundary does not write them either; the kernels read them (advection at the edge). The mpi
-// exchange's rows and columns span them. Measured with Grid::update_halo alone: the shapes deck on
-// 3 ranks is off by 1e-3 after 60 steps (96x96 hides it: nothing reaches those edges in 87 steps).
+// exchange's rows and columns span them. With Grid::update_halo alone the shapes deck on 3 ranks
+// drifts from the reference, while 96x96 hides it (docs/cloverleaf.md, "Exchange variants").
 //
 // Adding a variant is one file: derive from Exchange and register a factory at namespace scope,
 //   const ExchangeRegistration registration{"gw-grid", "Grid::update_halo, one HaloUpdate per call", make};
 // and list the file in apps/cloverleaf/CMakeLists.txt. --exchange NAME picks it.
+//
+// See docs/cloverleaf.md, "Exchange variants".
 #pragma once
 
 #include <mpi.h>

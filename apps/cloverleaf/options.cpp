@@ -1,3 +1,6 @@
+// gw-cloverleaf's option parser and --help (options.hpp), and the runs of a side-by-side job;
+// exchange names are checked against the registry (exchange.hpp) (see docs/cloverleaf.md,
+// "Using it").
 #include "options.hpp"
 
 #include <algorithm>

@@ -1,9 +1,9 @@
 // NamedRegistry: how every app registers its interchangeable variants (gw-heat's solvers and
 // gw-minighost's variants, chosen with --variant; gw-cloverleaf's exchanges, --exchange;
 // gw-cfdproxy's exchanges, --variant). Each variant's own file registers it under its name with a
-// static Registration object, so adding a variant is adding its file (docs/heat.md "Adding a
-// variant", docs/minighost.md "Code: what is shared, what a variant supplies", docs/cloverleaf.md
-// "Exchange variants", docs/cfdproxy.md "The variants").
+// static Registration object, so adding a variant is adding its file (docs/heat.md, "Adding a
+// variant"; docs/minighost.md, "Code: what is shared, what a variant supplies"; docs/cloverleaf.md,
+// "Exchange variants"; docs/cfdproxy.md, "The variants").
 //
 // An app's Entry is an aggregate with a `name` and whatever its variants state besides (a factory,
 // a --help line, flags). Listings (--help, 'all', the names an error message expects) follow the

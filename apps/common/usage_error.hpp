@@ -3,7 +3,9 @@
 // same input, so every rank throws it at the same point: main prints it once (rank 0) and all ranks
 // finalise MPI and exit with usage_error_status, instead of aborting the job. Where one rank alone
 // can see the mistake (gw-cfdproxy's rank 0 reads the mesh), it tells the others first: thrown on
-// one rank only, the error would leave the others waiting for it.
+// one rank only, the error would leave the others waiting for it. Each app's doc lists its exit
+// statuses (docs/heat.md, "Running it"; docs/minighost.md, "Options"; docs/cloverleaf.md, "Decks";
+// docs/cfdproxy.md, "Running it").
 #pragma once
 
 #include <cstdio>

@@ -3,6 +3,8 @@
 // each block top to bottom as one rectangle), the same kernel, on the same kind of memory (a
 // ghostwire Segment); only the receives, sends and their tests are missing. Its halos keep their
 // initial values, so its field is not the solution.
+//
+// See docs/heat.md, "The variants".
 #include "column_pipeline.hpp"
 #include "ghostwire_solver.hpp"
 

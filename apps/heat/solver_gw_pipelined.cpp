@@ -3,6 +3,8 @@
 // see column_pipeline.hpp). The band is in a ghostwire Segment and a node peer's boundary row is
 // read in place by the kernel (no copy), acknowledged by the next message back (no store of its
 // own): sending is one counter store, receiving one counter load (column_block_plan.hpp).
+//
+// See docs/heat.md, "The ghostwire variants".
 #include "column_pipeline.hpp"
 #include "ghostwire_solver.hpp"
 

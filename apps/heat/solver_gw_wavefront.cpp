@@ -20,6 +20,8 @@
 // only: polling any later block would fail. A pass advances every cursor as far as it can, then
 // solves at most one block, so that receives (which the neighbours wait for) are never held up by
 // a run of solves.
+//
+// See docs/heat.md, "The ghostwire variants".
 #include <algorithm>
 #include <string>
 

@@ -11,6 +11,8 @@
 // its receive (rendezvous): each send's receive is posted by a rank that needs nothing more from
 // the sender first. The tiles of (3) and of (5) have no communication between them, so each group
 // is one rectangle for the kernel (tile_kernel.hpp).
+//
+// See docs/heat.md, "The variants".
 #include "mpi_tags.hpp"
 #include "solver.hpp"
 #include "tile_kernel.hpp"

@@ -3,6 +3,8 @@
 // tile rows between the first and the last have no communication, so they are one rectangle for
 // the kernel; the tiles of the first and last tile rows are relaxed one by one, around their waits
 // and sends.
+//
+// See docs/heat.md, "The variants".
 #include "mpi_column_block_exchange.hpp"
 #include "solver.hpp"
 #include "tile_kernel.hpp"

@@ -4,6 +4,8 @@
 // through the ranks builds up faster. The tiles of a column block follow each other with no
 // communication except around the first and the last row, so the kernel gets the column block as
 // one tall rectangle (ColumnBlockExchange::relax_column_block): the traversal of gw-pipelined.
+//
+// See docs/heat.md, "The variants".
 #include "mpi_column_block_exchange.hpp"
 #include "solver.hpp"
 

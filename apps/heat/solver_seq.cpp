@@ -1,6 +1,7 @@
 // seq: the whole grid on one rank, tiles in row-major order, like the original 01 version, with
 // the plain row-by-row kernel (relax_rows). Every other valid variant, all of which use the fast
 // kernel, must reproduce its bits.
+// See docs/heat.md, "The variants".
 #include "solver.hpp"
 #include "tile_kernel.hpp"
 

@@ -1,6 +1,7 @@
-// minighost::UsageError is the apps' one UsageError (apps/common/usage_error.hpp), named in gw-minighost's
-// namespace: its code says UsageError, and the fuzzers of its parsers (fuzz/CMakeLists.txt) find
-// this header on the app's include path and catch minighost::UsageError.
+// minighost::UsageError is the apps' one UsageError (apps/common/usage_error.hpp, which says how
+// the apps report it), named in gw-minighost's namespace: its code says UsageError, and the fuzzers
+// of its parsers (fuzz/CMakeLists.txt) find this header on the app's include path and catch
+// minighost::UsageError.
 #pragma once
 
 #include "../common/usage_error.hpp"

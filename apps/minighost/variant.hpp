@@ -8,6 +8,8 @@
 // namespace scope,
 //   const VariantRegistration registration{"gw", "ghostwire Grid<double,3> with update_halo", make};
 // and list the file in CMakeLists.txt (variant_gw.cpp is already picked up there when it exists).
+//
+// See docs/minighost.md, "Code: what is shared, what a variant supplies".
 #pragma once
 
 #include <mpi.h>
@@ -55,8 +57,9 @@ class Variant {
   // and in place, split in two: the simulation starts them after a step and finishes them after
   // the next step's halo exchange, so a split-phase reduction lets the ranks meet once per step,
   // not twice. `values` stays untouched in between. By default a blocking MPI_Allreduce at the
-  // start: MPI_Iallreduce finished after the exchange measured slower with Open MPI 4.1 (+0.4 us
-  // per step at NDIM 20 on 2 ranks; its progress costs more than the wait it hides).
+  // start: MPI_Iallreduce finished after the exchange measured slower with Open MPI 4.1 (its
+  // progress costs more than the wait it hides; docs/minighost.md, "Code: what is shared, what a
+  // variant supplies").
   virtual void start_global_sum(std::span<double> values, MPI_Comm comm) {
     MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_SUM, comm);
   }
