@@ -1,3 +1,6 @@
+// The checksums (checksums.hpp): each rank's sums and maxima over its owned points (and its ghost
+// gradients), combined over the ranks; and their "checksum NAME VALUE" lines (see docs/cfdproxy.md,
+// "Running it").
 #include "checksums.hpp"
 
 #include <cmath>

@@ -1,22 +1,11 @@
+// The variants by name (each registers itself: exchange.hpp), and the colour after which each
+// partner's message can leave, which every exchanging variant follows (docs/cfdproxy.md, "How it
+// works").
 #include "exchange.hpp"
 
 #include <stdexcept>
 
 namespace cfdproxy {
-
-std::unique_ptr<Exchange> make_mpi_exchange(ghostwire::World& world, const LocalDomain& d, Fields& fields);
-std::unique_ptr<Exchange> make_gw_exchange(ghostwire::World& world, const LocalDomain& d, Fields& fields);
-
-namespace {
-
-class NoExchange final : public Exchange {
- public:
-  void begin() override {}
-  void after_colour(std::size_t) override {}
-  void complete() override {}
-};
-
-}  // namespace
 
 std::vector<std::vector<std::size_t>> partners_ready_after_colours(const LocalDomain& d) {
   std::vector<std::vector<std::size_t>> ready(d.colours.size());
@@ -32,10 +21,9 @@ std::vector<std::vector<std::size_t>> partners_ready_after_colours(const LocalDo
 
 std::unique_ptr<Exchange> make_exchange(const std::string& variant, ghostwire::World& world, const LocalDomain& d,
                                         Fields& fields) {
-  if (variant == "mpi") return make_mpi_exchange(world, d, fields);
-  if (variant == "gw") return make_gw_exchange(world, d, fields);
-  if (variant == "commfree") return std::make_unique<NoExchange>();
-  throw std::invalid_argument("unknown variant '" + variant + "'");
+  const RegisteredExchange* registered = ExchangeRegistry::instance().find(variant);
+  if (!registered) throw std::invalid_argument("unknown variant '" + variant + "'");
+  return registered->factory(world, d, fields);
 }
 
 }  // namespace cfdproxy

@@ -2,6 +2,8 @@
 // partner's send points (an index list of 168-byte gradient rows) and whose receive layout is the
 // partner's contiguous run of ghost points. send() as soon as the points are final; between node
 // peers the partner then copies the rows straight out of this rank's gradients (one copy).
+//
+// See docs/cfdproxy.md, "The variants".
 #include "exchange.hpp"
 
 namespace cfdproxy {
@@ -53,10 +55,11 @@ class GwExchange final : public Exchange {
   std::vector<int> pending_;  // kept: complete() runs every iteration
 };
 
-}  // namespace
-
-std::unique_ptr<Exchange> make_gw_exchange(ghostwire::World& world, const LocalDomain& d, Fields& fields) {
+std::unique_ptr<Exchange> make(ghostwire::World& world, const LocalDomain& d, Fields& fields) {
   return std::make_unique<GwExchange>(world, d, fields);
 }
 
+const ExchangeRegistration registration{"gw", 1, make};
+
+}  // namespace
 }  // namespace cfdproxy

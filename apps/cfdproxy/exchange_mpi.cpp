@@ -1,5 +1,6 @@
 // The reference's exchange: receives posted before the gradient, each partner's send points packed
 // into its buffer and sent (Isend) as soon as they are final, then Waitall, unpack, Waitall.
+// See docs/cfdproxy.md, "The variants".
 #include <mpi.h>
 
 #include <cstring>
@@ -66,10 +67,11 @@ class MpiExchange final : public Exchange {
   std::vector<MPI_Request> receives_, sends_;
 };
 
-}  // namespace
-
-std::unique_ptr<Exchange> make_mpi_exchange(ghostwire::World& world, const LocalDomain& d, Fields& fields) {
+std::unique_ptr<Exchange> make(ghostwire::World& world, const LocalDomain& d, Fields& fields) {
   return std::make_unique<MpiExchange>(world, d, fields);
 }
 
+const ExchangeRegistration registration{"mpi", 2, make};
+
+}  // namespace
 }  // namespace cfdproxy

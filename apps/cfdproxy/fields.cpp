@@ -1,3 +1,4 @@
+// The initial field (fields.hpp): --init one or hash (see docs/cfdproxy.md, "How it works").
 #include "fields.hpp"
 
 #include <algorithm>

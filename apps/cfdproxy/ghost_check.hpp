@@ -1,6 +1,7 @@
 // --check-ghosts: after a run, every ghost point's gradients must equal its owner's bit for bit.
 // The check asks each owner for the values of the global ids it holds as ghosts (plain MPI, by
 // global id: independent of the plans' and buffers' ordering it verifies).
+// See docs/cfdproxy.md, "How it works".
 #pragma once
 
 #include <mpi.h>

@@ -1,3 +1,5 @@
+// The gradient and flux loops of one colour (kernel.hpp), in the reference's order of operations
+// (see docs/cfdproxy.md, "How it works").
 #include "kernel.hpp"
 
 #include <cstddef>

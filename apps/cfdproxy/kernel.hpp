@@ -5,6 +5,8 @@
 // zeroed in its first colour and divided by its volume in its last. Pseudo-viscous flux: from the
 // face mean of the gradients of the velocity variables 0, 1, 2 (IVX, IVY, IVZ of the reference's
 // flux.h), a Stokes stress with effective viscosity 1 and lambda = -2/3, projected on the normal.
+//
+// See docs/cfdproxy.md, "How it works".
 #pragma once
 
 #include "local_domain.hpp"

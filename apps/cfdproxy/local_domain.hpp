@@ -3,6 +3,8 @@
 // faces touching communicated points come first, cut into "colours" of 96 faces, and for each
 // colour the points whose first and last face it holds. A partner's send points are then final
 // early in the gradient's face loop, and its message can leave while later colours compute.
+//
+// See docs/cfdproxy.md, "How it works".
 #pragma once
 
 #include <array>

@@ -89,6 +89,121 @@ std::string describe_layout(const LocalDomain& d, MPI_Comm comm) {
   return text.str();
 }
 
+// Rank 0 loads the mesh and partitions it, or prints the partition report; every rank learns
+// whether that failed (and leaves with rank 0's status if it did).
+void load_on_rank_zero(const Options& o, bool generated_default, MPI_Comm comm, Mesh& mesh,
+                       std::vector<std::int32_t>& part) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  std::unique_ptr<Failure> failure;
+  if (rank == 0) {
+    try {
+      if (generated_default)
+        std::printf("gw-cfdproxy: no DLR-F6 data at %s; using --mesh %s\n", GW_CFDPROXY_DEFAULT_MESH, o.mesh.c_str());
+      mesh = load_mesh(o.mesh);
+      if (!o.report_parts.empty()) {
+        print_partition_report(mesh, o.report_parts, std::cout, &std::cout);
+      } else {
+        part = make_partition(mesh, o, ranks);
+      }
+    } catch (const UsageError& e) {
+      failure = std::make_unique<Failure>(Failure{ghostwire_programs::usage_error_status, e.what()});
+    } catch (const std::exception& e) {
+      failure = std::make_unique<Failure>(Failure{1, e.what()});
+    }
+  }
+  agree_on_failure(failure.get(), comm, rank);
+}
+
+// This rank's part of the broadcast mesh; a rank that cannot build it stops every rank.
+LocalDomain local_domain_of(const Mesh& mesh, const std::vector<std::int32_t>& part, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  LocalDomain domain;
+  std::unique_ptr<Failure> failure;
+  try {
+    domain = build_local_domain(mesh, part, rank);
+  } catch (const std::exception& e) {
+    failure = std::make_unique<Failure>(Failure{1, e.what()});
+  }
+  agree_on_local_failure(failure.get(), comm, rank);
+  return domain;
+}
+
+void print_run_header(const RunDescription& run, const Options& o, const std::string& layout) {
+  std::printf("gw-cfdproxy: %s, %lld points, %lld faces; %d ranks, partition %s, init %s; variants", run.mesh.c_str(),
+              run.points, run.faces, run.ranks, run.partition.c_str(), run.init.c_str());
+  for (const std::string& v : o.variants) std::printf(" %s", v.c_str());
+  std::printf("; %d iterations x %d round%s\n%s\n", o.iterations, o.rounds, o.rounds == 1 ? "" : "s", layout.c_str());
+  std::fflush(stdout);
+}
+
+// Everything a timed round needs: this rank's domain and fields, and each variant's exchange.
+struct Contest {
+  const Options& o;
+  const LocalDomain& domain;
+  Fields& fields;
+  std::vector<std::unique_ptr<Exchange>>& exchanges;
+  MPI_Comm comm;
+  int rank;
+};
+
+// After a variant's last round: its checksums, and with --check-ghosts its ghosts against their
+// owners' values. Returns the ghosts that differ.
+std::int64_t check_last_round(const Contest& c, VariantResult& result) {
+  result.checksums = compute_checksums(c.domain, c.fields, c.comm);
+  if (!c.o.check_ghosts || result.variant == "commfree") return 0;
+  const GhostCheck check = check_ghosts(c.domain, c.fields, c.comm);
+  if (c.rank == 0)
+    std::printf("ghost check %s: %lld ghost points, %lld differ from their owner's values\n", result.variant.c_str(),
+                static_cast<long long>(check.ghosts), static_cast<long long>(check.mismatches));
+  return check.mismatches;
+}
+
+// The warmup, then every variant once per round in a rotated order. Returns the ghosts that
+// differ from their owners' values (with --check-ghosts).
+std::int64_t run_rounds(const Contest& c, std::vector<VariantResult>& results) {
+  const Options& o = c.o;
+  if (o.warmup > 0)
+    for (auto& exchange : c.exchanges) {
+      initialise(c.domain, o.init, c.fields);
+      run_iterations(c.domain, c.fields, *exchange, o.warmup, c.comm);
+    }
+  std::int64_t ghost_mismatches = 0;
+  for (int round = 0; round < o.rounds; ++round) {
+    // Rotating the order cancels what running first or last does to a variant (caches, the VM).
+    for (std::size_t k = 0; k < o.variants.size(); ++k) {
+      const std::size_t v = (k + static_cast<std::size_t>(round)) % o.variants.size();
+      initialise(c.domain, o.init, c.fields);
+      results[v].rounds.push_back(run_iterations(c.domain, c.fields, *c.exchanges[v], o.iterations, c.comm));
+      if (round == o.rounds - 1) ghost_mismatches += check_last_round(c, results[v]);
+    }
+    if (c.rank == 0 && o.rounds > 1) {
+      std::printf("round %d/%d:", round + 1, o.rounds);
+      for (const VariantResult& r : results) std::printf("  %s %.4f ms", r.variant.c_str(), r.rounds.back().total * 1e3);
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+  }
+  return ghost_mismatches;
+}
+
+// Rank 0: the phase table, the checksum lines and the JSON lines (also to --output).
+void print_results(const RunDescription& run, const std::vector<VariantResult>& results, const Options& o) {
+  std::string lines;
+  for (const VariantResult& r : results)
+    lines += checksum_lines(r.checksums, results.size() > 1 ? " (" + r.variant + ")" : "");
+  for (const VariantResult& r : results) lines += json_line(run, r) + "\n";
+  std::printf("%s%s", phase_table(results).c_str(), lines.c_str());
+  std::fflush(stdout);
+  if (!o.output.empty()) {
+    std::ofstream file(o.output);
+    file << lines;
+    if (!file) std::fprintf(stderr, "gw-cfdproxy: cannot write --output %s\n", o.output.c_str());
+  }
+}
+
 int run(int argc, char** argv) {
   MPI_Comm comm = MPI_COMM_WORLD;
   int rank = 0, ranks = 1;
@@ -99,8 +214,7 @@ int run(int argc, char** argv) {
   try {
     o = parse_options(argc, argv);
   } catch (const UsageError& e) {
-    if (rank == 0) std::fprintf(stderr, "gw-cfdproxy: %s\n", e.what());
-    return 2;
+    return ghostwire_programs::report_usage_error(e, "gw-cfdproxy: ", rank);
   }
   if (o.help) {
     if (rank == 0) std::cout << usage_text(argv[0]);
@@ -111,42 +225,14 @@ int run(int argc, char** argv) {
 
   Mesh mesh;
   std::vector<std::int32_t> part;
-  {
-    std::unique_ptr<Failure> failure;
-    if (rank == 0) {
-      try {
-        if (generated_default)
-          std::printf("gw-cfdproxy: no DLR-F6 data at %s; using --mesh %s\n", GW_CFDPROXY_DEFAULT_MESH, o.mesh.c_str());
-        mesh = load_mesh(o.mesh);
-        if (!o.report_parts.empty()) {
-          print_partition_report(mesh, o.report_parts, std::cout, &std::cout);
-        } else {
-          part = make_partition(mesh, o, ranks);
-        }
-      } catch (const UsageError& e) {
-        failure = std::make_unique<Failure>(Failure{2, e.what()});
-      } catch (const std::exception& e) {
-        failure = std::make_unique<Failure>(Failure{1, e.what()});
-      }
-    }
-    agree_on_failure(failure.get(), comm, rank);
-  }
+  load_on_rank_zero(o, generated_default, comm, mesh, part);
   if (!o.report_parts.empty()) return 0;
   broadcast_mesh(mesh, 0, comm);
   broadcast_partition(part, 0, comm);
-
-  LocalDomain domain;
-  {
-    std::unique_ptr<Failure> failure;
-    try {
-      domain = build_local_domain(mesh, part, rank);
-    } catch (const std::exception& e) {
-      failure = std::make_unique<Failure>(Failure{1, e.what()});
-    }
-    agree_on_local_failure(failure.get(), comm, rank);
-  }
-  RunDescription run{mesh.description, static_cast<long long>(mesh.points), static_cast<long long>(mesh.faces.size()),
-                     ranks, partition_name(o.partition), init_name(o.init), o.iterations, o.rounds};
+  const LocalDomain domain = local_domain_of(mesh, part, comm);
+  const RunDescription run{mesh.description, static_cast<long long>(mesh.points),
+                           static_cast<long long>(mesh.faces.size()), ranks, partition_name(o.partition),
+                           init_name(o.init), o.iterations, o.rounds};
   mesh = Mesh{};  // the local domain has what this rank needs
   part.clear();
   part.shrink_to_fit();
@@ -155,65 +241,13 @@ int run(int argc, char** argv) {
   Fields fields(world, domain);
   std::vector<std::unique_ptr<Exchange>> exchanges;
   for (const std::string& v : o.variants) exchanges.push_back(make_exchange(v, world, domain, fields));
-
   const std::string layout = describe_layout(domain, comm);
-  if (rank == 0) {
-    std::printf("gw-cfdproxy: %s, %lld points, %lld faces; %d ranks, partition %s, init %s; variants", run.mesh.c_str(),
-                run.points, run.faces, ranks, run.partition.c_str(), run.init.c_str());
-    for (const std::string& v : o.variants) std::printf(" %s", v.c_str());
-    std::printf("; %d iterations x %d round%s\n%s\n", o.iterations, o.rounds, o.rounds == 1 ? "" : "s", layout.c_str());
-    std::fflush(stdout);
-  }
-
-  if (o.warmup > 0)
-    for (auto& exchange : exchanges) {
-      initialise(domain, o.init, fields);
-      run_iterations(domain, fields, *exchange, o.warmup, comm);
-    }
+  if (rank == 0) print_run_header(run, o, layout);
 
   std::vector<VariantResult> results(o.variants.size());
-  std::int64_t ghost_mismatches = 0;
   for (std::size_t v = 0; v < o.variants.size(); ++v) results[v].variant = o.variants[v];
-  for (int round = 0; round < o.rounds; ++round) {
-    // Rotating the order cancels what running first or last does to a variant (caches, the VM).
-    for (std::size_t k = 0; k < o.variants.size(); ++k) {
-      const std::size_t v = (k + static_cast<std::size_t>(round)) % o.variants.size();
-      initialise(domain, o.init, fields);
-      PhaseTimes t = run_iterations(domain, fields, *exchanges[v], o.iterations, comm);
-      results[v].rounds.push_back(t);
-      if (round == o.rounds - 1) {
-        results[v].checksums = compute_checksums(domain, fields, comm);
-        if (o.check_ghosts && results[v].variant != "commfree") {
-          GhostCheck check = check_ghosts(domain, fields, comm);
-          ghost_mismatches += check.mismatches;
-          if (rank == 0)
-            std::printf("ghost check %s: %lld ghost points, %lld differ from their owner's values\n",
-                        results[v].variant.c_str(), static_cast<long long>(check.ghosts),
-                        static_cast<long long>(check.mismatches));
-        }
-      }
-    }
-    if (rank == 0 && o.rounds > 1) {
-      std::printf("round %d/%d:", round + 1, o.rounds);
-      for (const VariantResult& r : results) std::printf("  %s %.4f ms", r.variant.c_str(), r.rounds.back().total * 1e3);
-      std::printf("\n");
-      std::fflush(stdout);
-    }
-  }
-
-  if (rank == 0) {
-    std::string lines;
-    for (const VariantResult& r : results)
-      lines += checksum_lines(r.checksums, results.size() > 1 ? " (" + r.variant + ")" : "");
-    for (const VariantResult& r : results) lines += json_line(run, r) + "\n";
-    std::printf("%s%s", phase_table(results).c_str(), lines.c_str());
-    std::fflush(stdout);
-    if (!o.output.empty()) {
-      std::ofstream file(o.output);
-      file << lines;
-      if (!file) std::fprintf(stderr, "gw-cfdproxy: cannot write --output %s\n", o.output.c_str());
-    }
-  }
+  const std::int64_t ghost_mismatches = run_rounds(Contest{o, domain, fields, exchanges, comm, rank}, results);
+  if (rank == 0) print_results(run, results, o);
   return ghost_mismatches ? 1 : 0;
 }
 

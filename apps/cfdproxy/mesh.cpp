@@ -1,4 +1,5 @@
 // load_mesh: what --mesh names, "generated:N" or the reference's domain files.
+// See docs/cfdproxy.md, "What `--mesh` accepts".
 #include <cerrno>
 #include <cstdlib>
 #include <string>

@@ -6,6 +6,8 @@
 // Two sources: the pre-partitioned DLR-F6 files of the reference code (read_domain_files,
 // mesh_reader.cpp), reassembled into global numbering so any partition can be cut from them, and a
 // generated mesh of the same structure and any size (generate_mesh, mesh_generator.cpp).
+//
+// See docs/cfdproxy.md, "Meshes and partitions".
 #pragma once
 
 #include <array>

@@ -1,3 +1,5 @@
+// Rank 0's mesh and partition to every rank (mesh_broadcast.hpp), in chunks MPI's int counts can
+// carry (see docs/cfdproxy.md, "How it works").
 #include "mesh_broadcast.hpp"
 
 #include <algorithm>

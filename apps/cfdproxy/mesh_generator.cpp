@@ -25,6 +25,8 @@
 // id to its larger one (as in the F6 files) and faces are sorted by (p0, p1). Domains:
 // `domains` slabs along z, i.e. the lattice in z-major order cut into runs of equal numbers of
 // points (sizes differ by at most one; a slab may end inside a z plane).
+//
+// See docs/cfdproxy.md, "The generated mesh".
 #include <algorithm>
 #include <array>
 #include <cmath>

@@ -7,6 +7,8 @@
 // million listings for the F6 grid), the first listing in file order is kept, and every other one
 // must carry the same normal up to orientation; a halo copy of a point must carry its owner's
 // volume. Anything else means the files do not describe one mesh, and the reader says where.
+//
+// See docs/cfdproxy.md, "Reading the reference's domain files".
 #include <algorithm>
 #include <array>
 #include <cmath>

@@ -1,3 +1,5 @@
+// NetcdfFile (netcdf_file.hpp): libnetcdf's C API, with every failure a MeshError naming the file
+// and what was read (see docs/cfdproxy.md, "Reading the reference's domain files").
 #include "netcdf_file.hpp"
 
 #include <netcdf.h>

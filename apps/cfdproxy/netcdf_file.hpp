@@ -4,6 +4,8 @@
 // Opening also checks that a classic-format file (CDF-1, CDF-2 or CDF-5: the reference's files are
 // CDF-2) is as long as its header says: netcdf reads the missing tail of a truncated file as
 // zeros without any error, which would turn into a wrong mesh instead of a message.
+//
+// See docs/cfdproxy.md, "Reading the reference's domain files".
 #pragma once
 
 #include <cstddef>

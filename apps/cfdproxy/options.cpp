@@ -1,9 +1,13 @@
+// gw-cfdproxy's command line: --help and the parser (docs/cfdproxy.md, "Running it"). The variant
+// names are those registered in the build (exchange.hpp), checked here so that a wrong one stops
+// the job before the mesh is read.
 #include "options.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <sstream>
 
+#include "exchange.hpp"
 #include "usage_error.hpp"
 
 namespace cfdproxy {
@@ -27,12 +31,20 @@ std::vector<std::string> split(std::string_view text) {
   return items;
 }
 
+// --variant all: every registered variant, in listing order.
+std::vector<std::string> every_variant() {
+  std::vector<std::string> names;
+  for (const RegisteredExchange& variant : ExchangeRegistry::instance().entries()) names.push_back(variant.name);
+  return names;
+}
+
 }  // namespace
 
 const char* partition_name(PartitionKind kind) { return kind == PartitionKind::original ? "original" : "metis"; }
 const char* init_name(InitialField init) { return init == InitialField::one ? "one" : "hash"; }
 
 std::string usage_text(std::string_view program) {
+  const ExchangeRegistry& variants = ExchangeRegistry::instance();
   std::ostringstream text;
   text << "usage: " << program << " [options]\n"
        << "CFD-Proxy: a Green-Gauss gradient of 7 variables over an unstructured dual grid, the halo\n"
@@ -46,8 +58,10 @@ std::string usage_text(std::string_view program) {
           "                         default)\n"
           "  --init KIND            one (var = 1 everywhere, the reference's; default) or hash (a value per\n"
           "                         point and variable from its global id)\n"
-          "  --variant LIST         gw, mpi, commfree, or several separated by commas (run side by side,\n"
-          "                         round by round, in a rotated order); all = gw,mpi,commfree. Default gw\n"
+          "  --variant LIST         "
+       << variants.names() << ", or several separated by commas (run side by side,\n"
+       << "                         round by round, in a rotated order); all = " << variants.names(",")
+       << ". Default gw\n"
           "  --iterations N         iterations per round (default 100)\n"
           "  --rounds R             timed rounds per variant (default 1); times are medians over rounds\n"
           "  --warmup N             untimed iterations of each variant before the rounds (default 2: the\n"
@@ -95,11 +109,12 @@ Options parse_options(int argc, char** argv) {
       else throw UsageError("--init: expected one or hash, got '" + std::string(v) + "'");
     } else if (name == "--variant") {
       std::string_view v = next();
-      o.variants = v == "all" ? std::vector<std::string>{"gw", "mpi", "commfree"} : split(v);
+      o.variants = v == "all" ? every_variant() : split(v);
       if (o.variants.empty()) throw UsageError("--variant: empty");
       for (const std::string& variant : o.variants) {
-        if (variant != "gw" && variant != "mpi" && variant != "commfree")
-          throw UsageError("--variant: unknown variant '" + variant + "' (expected gw, mpi, commfree or all)");
+        if (!ExchangeRegistry::instance().find(variant))
+          throw UsageError("--variant: unknown variant '" + variant + "' (expected " +
+                           ExchangeRegistry::instance().names() + " or all)");
         if (std::count(o.variants.begin(), o.variants.end(), variant) > 1)
           throw UsageError("--variant: '" + variant + "' given twice");
       }

@@ -1,4 +1,5 @@
 // gw-cfdproxy's command line.
+// See docs/cfdproxy.md, "Running it".
 #pragma once
 
 #include <string>

@@ -1,3 +1,5 @@
+// The reference's and METIS's partitions, and their owned and halo counts (partition.hpp) (see
+// docs/cfdproxy.md, "Partitions").
 #include "partition.hpp"
 
 #include <metis.h>

@@ -3,6 +3,8 @@
 // A rank owns the points of its part and keeps copies of the halo ("add") points: the points of
 // other parts that share a face with one of its own, whose values it must receive every exchange.
 // Owned and halo counts per part are what a partition costs (count_points).
+//
+// See docs/cfdproxy.md, "Partitions".
 #pragma once
 
 #include <cstdint>

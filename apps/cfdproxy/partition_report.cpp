@@ -1,3 +1,6 @@
+// The partition report (partition_report.hpp): its table and JSON lines, which
+// bench/cfdproxy/plot_partitions.py reads (see docs/cfdproxy.md,
+// "The partition report and its plot").
 #include "partition_report.hpp"
 
 #include <algorithm>

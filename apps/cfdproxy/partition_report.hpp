@@ -3,6 +3,8 @@
 // human table and one JSON line per P for bench/cfdproxy/plot_partitions.py. The halo grows with
 // the parts' surfaces while the owned points shrink with their volumes, so add/own measures how much
 // of each exchange is overhead as the mesh is cut finer.
+//
+// See docs/cfdproxy.md, "The partition report and its plot".
 #pragma once
 
 #include <ostream>

@@ -1,4 +1,5 @@
 // gw-cfdproxy's results: a human table of the phases per variant and one JSON line per variant.
+// See docs/cfdproxy.md, "Running it".
 #pragma once
 
 #include <string>

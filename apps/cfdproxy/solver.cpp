@@ -1,3 +1,5 @@
+// run_iterations (solver.hpp): a timed round, phase by phase, between barriers (see
+// docs/cfdproxy.md, "How it works").
 #include "solver.hpp"
 
 #include <chrono>

@@ -1,5 +1,6 @@
 // One timed round: `iterations` times the gradient (with the exchange's sends between colours), the
 // exchange's completion and the flux, between two barriers.
+// See docs/cfdproxy.md, "How it works".
 #pragma once
 
 #include <mpi.h>

@@ -1,14 +1,13 @@
-// UsageError: a mistake the user can fix (an option, a rank count the partition cannot use). Every
-// rank parses the same command line, so rank 0 prints it once and all ranks exit with status 2.
+// cfdproxy::UsageError is the apps' one UsageError (apps/common/usage_error.hpp, which says how the
+// apps report it), named in gw-cfdproxy's namespace: its code says UsageError, and the fuzzers of
+// its parsers (fuzz/CMakeLists.txt) find this header on the app's include path and catch
+// cfdproxy::UsageError.
 #pragma once
 
-#include <stdexcept>
+#include "../common/usage_error.hpp"
 
 namespace cfdproxy {
 
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using ghostwire_programs::UsageError;
 
 }  // namespace cfdproxy

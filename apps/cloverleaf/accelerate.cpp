@@ -1,5 +1,6 @@
 // accelerate_kernel.f90: node velocities after half a step of the pressure and viscosity forces,
 // the node's mass being the average of its four cells' masses.
+// See docs/cloverleaf.md, "Kernels and exactness".
 #include "kernels.hpp"
 
 namespace cloverleaf {

@@ -6,6 +6,8 @@
 //
 // Each loop is a row function with restrict parameters that is not inlined: that way GCC knows the
 // rows do not overlap and vectorises them (inlined, or through restrict locals, it loses that).
+//
+// See docs/cloverleaf.md, "Kernels and exactness".
 #include <algorithm>
 #include <cmath>
 

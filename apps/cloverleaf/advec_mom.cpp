@@ -6,6 +6,8 @@
 //
 // As in advec_cell.cpp, each loop is a row function with restrict parameters that is not inlined,
 // so GCC vectorises it.
+//
+// See docs/cloverleaf.md, "Kernels and exactness".
 #include <algorithm>
 #include <cmath>
 

@@ -1,5 +1,6 @@
 // The gw variants' allgather (exchange.hpp), on ghostwire's allreduce. Apart from exchange.cpp, the
 // registry, which the option parser and its fuzzer link without the library.
+// See docs/cloverleaf.md, "Exchange variants".
 #include <algorithm>
 
 #include <ghostwire/collective.hpp>

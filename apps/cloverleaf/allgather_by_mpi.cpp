@@ -1,4 +1,5 @@
 // The mpi and commfree variants' allgather (exchange.hpp): MPI_Allgather, as the reference's.
+// See docs/cloverleaf.md, "Exchange variants".
 #include "exchange.hpp"
 
 namespace cloverleaf {

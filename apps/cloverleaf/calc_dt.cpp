@@ -3,6 +3,8 @@
 // a fixed control ('sound', cell 1,1) because its jk_control bookkeeping was stubbed out; here the
 // row with the minimum is swept again to find the limiting cell and condition, which leaves the
 // minimum itself (and so every result) unchanged.
+//
+// See docs/cloverleaf.md, "Kernels and exactness".
 #include <algorithm>
 #include <cmath>
 

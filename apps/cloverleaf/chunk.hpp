@@ -11,6 +11,8 @@
 // (the lowest vertex ghost, -3, is never used). Stencil::full and Boundary::open: ghostwire's own
 // updates (the gw exchange variants) fill corners, and never the mesh's edge, which the reflective
 // boundary code writes.
+//
+// See docs/cloverleaf.md, "Fields on grids".
 #pragma once
 
 #include <array>

@@ -13,6 +13,8 @@
 // not matter; '=' and ',' separate like blanks, so `key=value` and `key value` are the same; a value
 // may stand on the next line, and a word "\" continues a line. A state's parameters follow `state N`
 // on its own line. Keywords and their defaults are the reference's (read_input.f90).
+//
+// See docs/cloverleaf.md, "Decks".
 #pragma once
 
 #include <map>

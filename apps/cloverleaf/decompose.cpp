@@ -1,3 +1,5 @@
+// clover_decompose and the chunk of this rank (decompose.hpp) (see docs/cloverleaf.md,
+// "Decomposition").
 #include "decompose.hpp"
 
 #include <string>

@@ -8,6 +8,8 @@
 // chunks one more cell than the others (10 cells over 4 chunks: 3 3 3 1 here, 3 3 2 2 there). The
 // cells' values do not depend on the split; only the order of the field summary's sums does (the
 // last digits), so results still agree with the reference's to far better than 1e-9.
+//
+// See docs/cloverleaf.md, "Decomposition".
 #pragma once
 
 #include <array>

@@ -18,12 +18,14 @@
 // x-face fields' edge column (local nx) in the ghost rows shared with a neighbour below or above.
 // Those lie beyond the Grid's extents, so Boundary::open never fills them, and the reflective
 // boundary does not write them either; the kernels read them (advection at the edge). The mpi
-// exchange's rows and columns span them. Measured with Grid::update_halo alone: the shapes deck on
-// 3 ranks is off by 1e-3 after 60 steps (96x96 hides it: nothing reaches those edges in 87 steps).
+// exchange's rows and columns span them. With Grid::update_halo alone the shapes deck on 3 ranks
+// drifts from the reference, while 96x96 hides it (docs/cloverleaf.md, "Exchange variants").
 //
 // Adding a variant is one file: derive from Exchange and register a factory at namespace scope,
 //   const ExchangeRegistration registration{"gw-grid", "Grid::update_halo, one HaloUpdate per call", make};
 // and list the file in apps/cloverleaf/CMakeLists.txt. --exchange NAME picks it.
+//
+// See docs/cloverleaf.md, "Exchange variants".
 #pragma once
 
 #include <mpi.h>
@@ -31,10 +33,10 @@
 #include <memory>
 #include <span>
 #include <string>
-#include <vector>
 
 #include <ghostwire/world.hpp>
 
+#include "../common/named_registry.hpp"
 #include "chunk.hpp"
 #include "fields.hpp"
 
@@ -66,20 +68,19 @@ void allgather_by_mpi(MPI_Comm comm, std::span<const double> mine, std::span<dou
 
 using ExchangeFactory = std::unique_ptr<Exchange> (*)(const ExchangeSetup& setup);
 
-// Registers an exchange under `name` while static objects are constructed.
-struct ExchangeRegistration {
-  ExchangeRegistration(const char* name, const char* description, ExchangeFactory factory);
+// An exchange as the registry holds it (apps/common/named_registry.hpp); listed by name.
+struct RegisteredExchange {
+  std::string name;
+  std::string description;  // its line in --help
+  ExchangeFactory factory;
 };
+using ExchangeRegistry = ghostwire_programs::NamedRegistry<RegisteredExchange>;
+// Registers an exchange under its name while static objects are constructed.
+using ExchangeRegistration = ghostwire_programs::Registration<RegisteredExchange>;
 
 // Throws UsageError listing the available exchanges if `name` is not one of them.
 std::unique_ptr<Exchange> make_exchange(const std::string& name, const ExchangeSetup& setup);
 // Throws UsageError as make_exchange does, without building anything.
 void check_exchange_name(const std::string& name);
-
-struct ExchangeInfo {
-  std::string name;
-  std::string description;
-};
-std::vector<ExchangeInfo> available_exchanges();  // sorted by name
 
 }  // namespace cloverleaf

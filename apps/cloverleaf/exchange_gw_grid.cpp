@@ -9,6 +9,8 @@
 // the mesh's top edge in the ghost columns, and the edge column of vertex and x-face fields at the
 // right edge in the ghost rows. Those strips travel in a small plan of their own, run while the
 // HaloUpdate is under way (its cells are neither sent nor received by the update).
+//
+// See docs/cloverleaf.md, "Exchange variants".
 #include <cstdio>
 #include <cstdlib>
 #include <map>

@@ -3,6 +3,8 @@
 // rows), sent with MPI_Isend/Irecv; left and right first, waited for and unpacked, then bottom and
 // top, whose rows include the ghost columns just received, so corners arrive in two hops and no
 // diagonal message is needed. Message sizes, tags and the buffer layout are the reference's.
+//
+// See docs/cloverleaf.md, "Exchange variants".
 #include <array>
 #include <vector>
 

@@ -12,6 +12,8 @@
 // neighbour owns as its own high edge; the columns received on the right start past this chunk's
 // high edge node. Rows likewise. Both sides list their boxes in the same order (row-major,
 // ascending), so box i of the sender is box i of the receiver.
+//
+// See docs/cloverleaf.md, "Exchange variants".
 #pragma once
 
 #include <ghostwire/layout.hpp>

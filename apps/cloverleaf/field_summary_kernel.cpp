@@ -1,5 +1,6 @@
 // field_summary_kernel.f90: this chunk's totals, summed cell by cell in the reference's order (rows
 // from the bottom, each from the left), so one rank's sums are the reference's to the last bit.
+// See docs/cloverleaf.md, "Kernels and exactness".
 #include "kernels.hpp"
 
 namespace cloverleaf {

@@ -1,3 +1,5 @@
+// The exchanged fields' names (fields.hpp), as the reference names its arrays (see
+// docs/cloverleaf.md, "Fields on grids").
 #include "fields.hpp"
 
 namespace cloverleaf {

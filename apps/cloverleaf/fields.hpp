@@ -1,6 +1,7 @@
 // The fields CloverLeaf exchanges, in the reference's order (its FIELD_* numbers minus 1), the
 // mesh position each lives at, and a set of them (the reference's `fields` array of an update_halo
 // call) as a bit mask.
+// See docs/cloverleaf.md, "Fields on grids".
 #pragma once
 
 #include <array>

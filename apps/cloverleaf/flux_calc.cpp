@@ -1,5 +1,6 @@
 // flux_calc_kernel.f90: the volume swept through each face during the step, from the average of the
 // starting and accelerated velocities of its two nodes.
+// See docs/cloverleaf.md, "Kernels and exactness".
 #include "kernels.hpp"
 
 namespace cloverleaf {

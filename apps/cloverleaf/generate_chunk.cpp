@@ -2,6 +2,8 @@
 // later state overwrites the cells it covers (and their four nodes' velocities). As read_input.f90
 // does, the later states' bounds are first pulled in by 1% of a cell, so a state edge on a cell
 // edge does not catch the neighbouring cell (and a point state must hit that shifted point).
+//
+// See docs/cloverleaf.md, "Kernels and exactness".
 #include <cmath>
 
 #include "kernels.hpp"

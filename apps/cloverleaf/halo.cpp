@@ -1,3 +1,5 @@
+// HaloUpdate (halo.hpp): the exchange, then the --sync global barrier, then the reflective
+// boundaries, each timed apart (see docs/cloverleaf.md, "The timestep").
 #include "halo.hpp"
 
 #include "kernels.hpp"

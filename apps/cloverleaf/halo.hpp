@@ -2,6 +2,8 @@
 // ghosts shared with other chunks; then, with --sync global, every rank waits for all others; then
 // the common code mirrors the ghosts at the mesh's edge (after the exchange, as the reference
 // orders them: the corner ghosts a neighbour sent are overwritten where the edge's mirror wants them).
+//
+// See docs/cloverleaf.md, "The timestep".
 #pragma once
 
 #include <span>

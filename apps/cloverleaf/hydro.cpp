@@ -1,3 +1,5 @@
+// Simulation (hydro.hpp): the reference's start and timestep loop, kernel by kernel in its order,
+// with its step lines and summaries (see docs/cloverleaf.md, "The timestep").
 #include "hydro.hpp"
 
 #include <algorithm>

@@ -3,6 +3,8 @@
 // stable dt as the global minimum), PdV predictor, accelerate, PdV corrector, flux_calc, advection
 // (cells then momentum, one direction then the other, the first direction alternating from step to
 // step), reset_field; field summaries every summary_frequency steps and at the end.
+//
+// See docs/cloverleaf.md, "The timestep".
 #pragma once
 
 #include <mpi.h>

@@ -1,4 +1,5 @@
 // ideal_gas_kernel.f90: a gamma = 1.4 ideal gas.
+// See docs/cloverleaf.md, "Kernels and exactness".
 #include <cmath>
 
 #include "kernels.hpp"

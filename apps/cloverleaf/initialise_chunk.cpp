@@ -1,6 +1,7 @@
 // initialise_chunk_kernel.f90: the mesh of this chunk. The reference converts cell counts and
 // indices with float() (single precision) before multiplying; exact for any mesh that fits in memory,
 // kept anyway.
+// See docs/cloverleaf.md, "Kernels and exactness".
 #include "kernels.hpp"
 
 namespace cloverleaf {

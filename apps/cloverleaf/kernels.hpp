@@ -2,6 +2,8 @@
 // Grids. Loop bounds are the reference's with its 1-based x_min = 1 as 0 (chunk.x_min ... x_max =
 // nx - 1), and every expression keeps the reference's operation order and literal precision, so
 // a cell's value is the reference's to the last bit (built without fused multiply-adds).
+//
+// See docs/cloverleaf.md, "Kernels and exactness".
 #pragma once
 
 #include <vector>

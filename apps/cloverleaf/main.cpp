@@ -147,8 +147,7 @@ int run(int argc, char** argv, MPI_Comm comm) {
     }
     return status;
   } catch (const UsageError& error) {
-    if (rank == 0) std::fprintf(stderr, "%s: %s\n", program, error.what());
-    return 2;
+    return ghostwire_programs::report_usage_error(error, std::string(program) + ": ", rank);
   } catch (const SimulationError& error) {
     if (rank == 0) std::fprintf(stderr, "%s: %s\n", program, error.what());
     return 1;

@@ -1,3 +1,6 @@
+// gw-cloverleaf's option parser and --help (options.hpp), and the runs of a side-by-side job;
+// exchange names are checked against the registry (exchange.hpp) (see docs/cloverleaf.md,
+// "Using it").
 #include "options.hpp"
 
 #include <algorithm>
@@ -76,7 +79,7 @@ std::string usage_text() {
       "  --help             this text\n"
       "\n"
       "exchanges in this build:\n";
-  for (const ExchangeInfo& e : available_exchanges()) {
+  for (const RegisteredExchange& e : ExchangeRegistry::instance().entries()) {
     text += "  " + e.name + std::string(e.name.size() < 12 ? 12 - e.name.size() : 1, ' ') + e.description + "\n";
   }
   text += "\ndeck keywords (between *clover and *endclover; key=value or key value):\n  " + std::string(deck_keywords()) +

@@ -3,6 +3,8 @@
 //                 [--json FILE] [--profile] [--quiet] [--end-step N] [DECK]
 // Several exchanges or sync modes, or more than one round, make a side-by-side job: every
 // (exchange, sync) combination runs once per round, each from a freshly generated problem.
+//
+// See docs/cloverleaf.md, "Using it".
 #pragma once
 
 #include <span>

@@ -2,6 +2,8 @@
 // as cells change volume. The predictor moves the faces with the step's starting velocities over
 // half a step (the reference adds them twice and halves the flux: the same here, operation for
 // operation); the corrector with the average of the starting and accelerated ones over a step.
+//
+// See docs/cloverleaf.md, "Kernels and exactness".
 #include "kernels.hpp"
 
 namespace cloverleaf {

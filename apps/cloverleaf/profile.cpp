@@ -1,3 +1,5 @@
+// The profile's labels (profile.hpp): the reference's table rows and the JSON keys (see
+// docs/cloverleaf.md, "Output").
 #include "profile.hpp"
 
 namespace cloverleaf {

@@ -2,6 +2,8 @@
 // update: the exchange itself, the --sync global barrier, and the reflective boundaries (the
 // reference's "self halo exchange"). Always collected (two clock reads per kernel call); printed
 // as the reference's table with profiler_on in the deck or --profile, and always in the JSON line.
+//
+// See docs/cloverleaf.md, "Output".
 #pragma once
 
 #include <mpi.h>

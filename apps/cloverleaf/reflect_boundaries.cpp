@@ -5,6 +5,8 @@
 // the ghost rows too, so corners mirror the already mirrored rows, as in the reference. A few index
 // offsets of the reference are kept although they look asymmetric (the x-face fields' top and the
 // y-face fields' right mirror across one face further in): the values must be the reference's.
+//
+// See docs/cloverleaf.md, "Kernels and exactness".
 #include "kernels.hpp"
 
 namespace cloverleaf {

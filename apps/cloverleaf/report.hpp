@@ -1,6 +1,7 @@
 // What a run reports besides the summaries: the header (stdout and clover.out, with the deck echoed
 // into clover.out as the reference does), the closing lines, the reference's profiler table, and
 // one JSON line for scripts.
+// See docs/cloverleaf.md, "Output".
 #pragma once
 
 #include <mpi.h>

@@ -1,4 +1,5 @@
 // reset_field_kernel.f90: the advected fields become the next step's starting fields.
+// See docs/cloverleaf.md, "Kernels and exactness".
 #include "kernels.hpp"
 
 namespace cloverleaf {

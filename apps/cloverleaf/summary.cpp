@@ -1,3 +1,5 @@
+// field_summary and the test problem's verdict (summary.hpp), in the reference's format (see
+// docs/cloverleaf.md, "Output").
 #include "summary.hpp"
 
 #include <cmath>

@@ -1,16 +1,13 @@
-// UsageError: a mistake the user can fix (an option, a deck keyword, a job too large for the mesh).
-// Every rank parses the same command line and the same deck text and detects it at the same point,
-// so main prints it once (rank 0) and every rank finalises MPI and exits with status 2: nothing
-// hangs and nothing aborts the job.
+// cloverleaf::UsageError is the apps' one UsageError (apps/common/usage_error.hpp, which says how
+// the apps report it), named in gw-cloverleaf's namespace: its code says UsageError, and the
+// fuzzers of its parsers (fuzz/CMakeLists.txt) find this header on the app's include path and catch
+// cloverleaf::UsageError.
 #pragma once
 
-#include <stdexcept>
+#include "../common/usage_error.hpp"
 
 namespace cloverleaf {
 
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using ghostwire_programs::UsageError;
 
 }  // namespace cloverleaf

@@ -1,3 +1,5 @@
+// write_visit (visit.hpp): the reference's VTK files and index, by its names (see
+// docs/cloverleaf.md, "Output").
 #include "visit.hpp"
 
 #include <cmath>

@@ -4,6 +4,8 @@
 // x_vel, y_vel (values below 1e-8 in magnitude written as 0, as the reference does); rank 0 keeps
 // the index clover.visit. Like the reference it first brings pressure and viscosity up to date,
 // which changes nothing the next step computes.
+//
+// See docs/cloverleaf.md, "Output".
 #pragma once
 
 #include "chunk.hpp"

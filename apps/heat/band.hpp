@@ -7,11 +7,14 @@
 // Every row has C + 2 columns; columns 0 and C + 1 are the fixed left/right boundary. Rows are
 // padded: the stride is C + 2 rounded up to whole cache lines, and column 1 of every row starts a
 // cache line. A column block of 8 doubles (the message of a wavefront step, and the width of the
-// kernel's column groups) is then exactly one cache line: the kernel runs 15-20% faster and a
-// halo message moves one line instead of two. The padding is never read or written.
+// kernel's column groups) is then exactly one cache line: the kernel loads whole lines (how much
+// faster that is: docs/heat.md, "The algorithm") and a halo message moves one line instead of two.
+// The padding is never read or written.
 //
 // The part of a boundary row under one column block is BY contiguous doubles: every variant sends
 // and receives it in place, without packing.
+//
+// See docs/heat.md, "The algorithm".
 #pragma once
 
 #include <cstddef>

@@ -1,3 +1,5 @@
+// The checksums of the final field (checksums.hpp) and their "checksum NAME VALUE" lines (see
+// docs/heat.md, "Output").
 #include "checksums.hpp"
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 // Checksums of the final field, printed as "checksum NAME VALUE" (%.17g) so that runs can be
 // compared bit for bit across variants, rank counts and machines.
+// See docs/heat.md, "Output".
 #pragma once
 
 #include <cstdio>

@@ -1,3 +1,6 @@
+// Builds the column blocks' ghostwire Plan over the band's boundary rows and halos
+// (column_block_plan.hpp), and says which neighbour is on which path (describe) (see docs/heat.md,
+// "The ghostwire variants").
 #include "column_block_plan.hpp"
 
 #include <ghostwire/layout.hpp>

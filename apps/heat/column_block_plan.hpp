@@ -24,6 +24,8 @@
 //    it: the upper rank rewrites its last row under block j only after my first row under block j
 //    of the same sweep has arrived, which I send after relaxing block j, so after reading its row
 //    (and symmetrically for the lower rank). Rows from other nodes are still copied in.
+//
+// See docs/heat.md, "The ghostwire variants".
 #pragma once
 
 #include <ghostwire/plan.hpp>

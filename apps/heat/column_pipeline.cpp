@@ -1,3 +1,6 @@
+// ColumnPipeline's passes (column_pipeline.hpp): which column block may do its next sweep, the
+// halos received ahead, and what a stalled pass waits for (see docs/heat.md,
+// "The ghostwire variants").
 #include "column_pipeline.hpp"
 
 #include "tile_kernel.hpp"

@@ -25,6 +25,8 @@
 // Counters never differ by more than one between neighbour blocks, so the blocks form a
 // staircase: block 0 may already be in sweep t+1 while block j waits for the upper rank in sweep
 // t. Only the blocks at the corners of the staircase can move; they are all a pass looks at.
+//
+// See docs/heat.md, "The ghostwire variants".
 #pragma once
 
 #include <string>

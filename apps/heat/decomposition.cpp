@@ -1,3 +1,6 @@
+// decompose: the bands and tiles of a run, checked so that every rank gets whole tiles; a size that
+// does not divide is a UsageError naming the nearest sizes that do (see docs/heat.md,
+// "The algorithm").
 #include "decomposition.hpp"
 
 #include <string>

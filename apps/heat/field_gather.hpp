@@ -1,4 +1,5 @@
 // The whole field on one rank, for checksums and images.
+// See docs/heat.md, "Output".
 #pragma once
 
 #include <mpi.h>

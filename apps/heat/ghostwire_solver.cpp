@@ -1,3 +1,6 @@
+// GhostwireSolver (ghostwire_solver.hpp): the World (a malformed GHOSTWIRE_* setting is a
+// UsageError on every rank), the idle policy from its settings, and the band in a Segment with its
+// column block plan (see docs/heat.md, "The ghostwire variants").
 #include "ghostwire_solver.hpp"
 
 #include <ghostwire/error.hpp>

@@ -2,6 +2,8 @@
 // without messages, so it must also run on the same memory): a ghostwire World, the band in a
 // ghostwire Segment (node peers read boundary rows in place), the column block plan, and how to
 // wait.
+//
+// See docs/heat.md, "The ghostwire variants".
 #pragma once
 
 #include <ghostwire/segment.hpp>

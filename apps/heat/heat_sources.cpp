@@ -1,3 +1,6 @@
+// The heat.conf parser and the built-in default sources (heat_sources.hpp). Rank 0 reads the file,
+// every rank parses the same text, so every rank finds the same error (see docs/heat.md,
+// "The config file").
 #include "heat_sources.hpp"
 
 #include <charconv>

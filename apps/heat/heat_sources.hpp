@@ -1,4 +1,5 @@
 // Heat sources: the config file of the original benchmark and the built-in default.
+// See docs/heat.md, "The config file".
 #pragma once
 
 #include <mpi.h>

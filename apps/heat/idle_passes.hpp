@@ -2,6 +2,8 @@
 // briefly while every rank has a core of its own, otherwise give the core away at once (the rank
 // it waits for may be waiting for this core: 8 ranks on 2 cores), and give up with a diagnostic
 // once no pass has made progress for the timeout (GHOSTWIRE_TIMEOUT), instead of hanging.
+//
+// See docs/heat.md, "The ghostwire variants".
 #pragma once
 
 #include <sched.h>

@@ -1,6 +1,7 @@
 // -o FILE: the final field as a PPM image, in the original benchmark's format (ASCII P3, its
 // blue-to-red colour scale over the field's min..max), so images of both can be compared byte for
 // byte.
+// See docs/heat.md, "Output".
 #pragma once
 
 #include <cstdio>

@@ -1,4 +1,5 @@
 // The field before the first sweep: zero inside, the heat sources on the boundary.
+// See docs/heat.md, "The algorithm".
 #pragma once
 
 #include <vector>

@@ -56,7 +56,8 @@ std::unique_ptr<PpmImage> open_image(const std::string& path, int rank, MPI_Comm
   return image;
 }
 
-// The variants --variant names, in the table's order; "all" is every variant for this rank count.
+// The variants --variant names, in listing order (solver.hpp); "all" is every variant for this
+// rank count.
 std::vector<const Variant*> chosen_variants(const std::vector<std::string>& names, int ranks) {
   std::vector<const Variant*> chosen;
   auto add = [&](const Variant& variant) {
@@ -270,8 +271,7 @@ int main(int argc, char** argv) {
     status = heat::run(std::span<char* const>(argv, static_cast<std::size_t>(argc)), MPI_COMM_WORLD);
   } catch (const heat::UsageError& error) {
     // Every rank threw the same error at the same point, so all can finalise normally.
-    if (rank == 0) std::fprintf(stderr, "gw-heat: error: %s\n", error.what());
-    status = 2;
+    status = ghostwire_programs::report_usage_error(error, "gw-heat: error: ", rank);
   } catch (const std::exception& error) {
     // Anything else may have happened on one rank only while the others wait for it.
     std::fprintf(stderr, "gw-heat: rank %d: %s\n", rank, error.what());

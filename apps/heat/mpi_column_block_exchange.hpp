@@ -8,6 +8,8 @@
 // longer reads that part of the halo. A rank waits only for what the next row needs: the upper
 // halo before the first row of tile (0, j), the lower halo before the last row of the band's last
 // tile row, and each time also for the previous send of the row it is about to overwrite.
+//
+// See docs/heat.md, "The variants".
 #pragma once
 
 #include <mpi.h>

@@ -2,6 +2,8 @@
 // row it fills. Tags wrap at MPI_TAG_UB (32767 may be all an MPI offers): that stays correct
 // because messages between two ranks are matched in the order they were sent, and every variant
 // sends and posts the column blocks of a sweep in the same ascending order.
+//
+// See docs/heat.md, "The variants".
 #pragma once
 
 #include <mpi.h>

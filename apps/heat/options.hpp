@@ -1,4 +1,5 @@
 // The command line of gw-heat.
+// See docs/heat.md, "Running it".
 #pragma once
 
 #include <span>

@@ -1,4 +1,5 @@
 // What a run prints: a header, one human result line and one JSON line for scripts.
+// See docs/heat.md, "Output".
 #pragma once
 
 #include <cstdio>

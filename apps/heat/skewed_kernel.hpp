@@ -6,7 +6,7 @@
 // whatever the memory does. Row x may however update column y as soon as row x-1 has updated
 // column y, so G rows can run together, each one column behind the row above: the G chains are
 // independent and the kernel runs at the throughput of the adders instead of their latency
-// (2-3x faster, measured in docs/heat.md).
+// (measured in docs/heat.md, "The kernel").
 //
 // Bit-identical: every point is computed by exactly the same expression as the plain kernel,
 //   u[x][y] = 0.25 * (((u[x-1][y] + u[x+1][y]) + u[x][y-1]) + u[x][y+1]),

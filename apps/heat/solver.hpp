@@ -1,6 +1,6 @@
 // Solver: one variant of the benchmark, i.e. how a rank runs its band through the sweeps and talks
-// to its neighbours. Each variant is one file, solver_<name>.cpp, whose factory is listed in the
-// table of solver_registry.cpp; everything else (grid, sources, output) is shared.
+// to its neighbours. Each variant is one file, solver_<name>.cpp, that registers it (Variant, below);
+// everything else (grid, sources, output) is shared (docs/heat.md, "Adding a variant").
 #pragma once
 
 #include <mpi.h>
@@ -8,9 +8,11 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "../common/named_registry.hpp"
 #include "band.hpp"
 #include "decomposition.hpp"
 
@@ -42,14 +44,22 @@ class Solver {
   std::vector<double> heap_band_;
 };
 
+// A variant as the registry holds it (apps/common/named_registry.hpp). Its file registers it:
+//   const VariantRegistration registration{Variant{.name = "seq", ..., .create = make}};
 struct Variant {
-  std::string_view name;
-  std::string_view summary;  // one line for --help
-  bool result_valid;         // false: skips communication (commfree), so not seq's bits
-  bool single_rank_only;     // seq
+  std::string name;
+  std::string description;  // one line for --help
+  // Its place in --help, in 'all' and in the names an error lists: the reference (seq) first, then
+  // the MPI baselines, the ghostwire variants and the bounds without communication.
+  int position;
+  bool result_valid;      // false: skips communication (commfree), so not seq's bits
+  bool single_rank_only;  // seq
   std::unique_ptr<Solver> (*create)(const SolverContext&);
 };
+using VariantRegistry = ghostwire_programs::NamedRegistry<Variant>;
+using VariantRegistration = ghostwire_programs::Registration<Variant>;
 
+// Every registered variant, in listing order.
 std::span<const Variant> variants();
 // Throws UsageError listing the known names.
 const Variant& find_variant(std::string_view name);

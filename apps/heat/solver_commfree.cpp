@@ -3,6 +3,8 @@
 // each block top to bottom as one rectangle), the same kernel, on the same kind of memory (a
 // ghostwire Segment); only the receives, sends and their tests are missing. Its halos keep their
 // initial values, so its field is not the solution.
+//
+// See docs/heat.md, "The variants".
 #include "column_pipeline.hpp"
 #include "ghostwire_solver.hpp"
 
@@ -34,8 +36,6 @@ class CommfreeRowsSolver final : public GhostwireSolver {
   }
 };
 
-}  // namespace
-
 std::unique_ptr<Solver> make_commfree_solver(const SolverContext& context) {
   return std::make_unique<CommfreeSolver>(context);
 }
@@ -44,4 +44,23 @@ std::unique_ptr<Solver> make_commfree_rows_solver(const SolverContext& context) 
   return std::make_unique<CommfreeRowsSolver>(context);
 }
 
+const VariantRegistration commfree{Variant{
+    .name = "commfree",
+    .description = "gw-pipelined without communication: compute-only bound (invalid result)",
+    .position = 7,
+    .result_valid = false,
+    .single_rank_only = false,
+    .create = make_commfree_solver,
+}};
+
+const VariantRegistration commfree_rows{Variant{
+    .name = "commfree-rows",
+    .description = "commfree reading the neighbours' rows in place, unsynchronised: + data movement (invalid)",
+    .position = 8,
+    .result_valid = false,
+    .single_rank_only = false,
+    .create = make_commfree_rows_solver,
+}};
+
+}  // namespace
 }  // namespace heat

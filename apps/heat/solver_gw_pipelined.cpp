@@ -3,6 +3,8 @@
 // see column_pipeline.hpp). The band is in a ghostwire Segment and a node peer's boundary row is
 // read in place by the kernel (no copy), acknowledged by the next message back (no store of its
 // own): sending is one counter store, receiving one counter load (column_block_plan.hpp).
+//
+// See docs/heat.md, "The ghostwire variants".
 #include "column_pipeline.hpp"
 #include "ghostwire_solver.hpp"
 
@@ -18,10 +20,18 @@ class GwPipelinedSolver final : public GhostwireSolver {
   }
 };
 
-}  // namespace
-
 std::unique_ptr<Solver> make_gw_pipelined_solver(const SolverContext& context) {
   return std::make_unique<GwPipelinedSolver>(context);
 }
 
+const VariantRegistration registration{Variant{
+    .name = "gw-pipelined",
+    .description = "ghostwire, a channel per column block, pipelined across sweeps (011)",
+    .position = 6,
+    .result_valid = true,
+    .single_rank_only = false,
+    .create = make_gw_pipelined_solver,
+}};
+
+}  // namespace
 }  // namespace heat

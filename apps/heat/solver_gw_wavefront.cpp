@@ -20,6 +20,8 @@
 // only: polling any later block would fail. A pass advances every cursor as far as it can, then
 // solves at most one block, so that receives (which the neighbours wait for) are never held up by
 // a run of solves.
+//
+// See docs/heat.md, "The ghostwire variants".
 #include <algorithm>
 #include <string>
 
@@ -80,10 +82,18 @@ class GwWavefrontSolver final : public GhostwireSolver {
   }
 };
 
-}  // namespace
-
 std::unique_ptr<Solver> make_gw_wavefront_solver(const SolverContext& context) {
   return std::make_unique<GwWavefrontSolver>(context);
 }
 
+const VariantRegistration registration{Variant{
+    .name = "gw-wavefront",
+    .description = "ghostwire, a channel per column block, sweep by sweep (010)",
+    .position = 5,
+    .result_valid = true,
+    .single_rank_only = false,
+    .create = make_gw_wavefront_solver,
+}};
+
+}  // namespace
 }  // namespace heat

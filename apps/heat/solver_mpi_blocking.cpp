@@ -11,6 +11,8 @@
 // its receive (rendezvous): each send's receive is posted by a rank that needs nothing more from
 // the sender first. The tiles of (3) and of (5) have no communication between them, so each group
 // is one rectangle for the kernel (tile_kernel.hpp).
+//
+// See docs/heat.md, "The variants".
 #include "mpi_tags.hpp"
 #include "solver.hpp"
 #include "tile_kernel.hpp"
@@ -53,10 +55,18 @@ class MpiBlockingSolver final : public Solver {
   ColumnBlockTags tag_;
 };
 
-}  // namespace
-
 std::unique_ptr<Solver> make_mpi_blocking_solver(const SolverContext& context) {
   return std::make_unique<MpiBlockingSolver>(context.decomposition, context.comm);
 }
 
+const VariantRegistration registration{Variant{
+    .name = "mpi-blocking",
+    .description = "MPI_Send/MPI_Recv of the halo rows around each sweep",
+    .position = 2,
+    .result_valid = true,
+    .single_rank_only = false,
+    .create = make_mpi_blocking_solver,
+}};
+
+}  // namespace
 }  // namespace heat

@@ -3,6 +3,8 @@
 // tile rows between the first and the last have no communication, so they are one rectangle for
 // the kernel; the tiles of the first and last tile rows are relaxed one by one, around their waits
 // and sends.
+//
+// See docs/heat.md, "The variants".
 #include "mpi_column_block_exchange.hpp"
 #include "solver.hpp"
 #include "tile_kernel.hpp"
@@ -38,10 +40,18 @@ class MpiNbufferSolver final : public Solver {
   MPI_Comm comm_;
 };
 
-}  // namespace
-
 std::unique_ptr<Solver> make_mpi_nbuffer_solver(const SolverContext& context) {
   return std::make_unique<MpiNbufferSolver>(context.decomposition, context.comm);
 }
 
+const VariantRegistration registration{Variant{
+    .name = "mpi-nbuffer",
+    .description = "MPI_Isend/MPI_Irecv per column block, as soon as ready",
+    .position = 3,
+    .result_valid = true,
+    .single_rank_only = false,
+    .create = make_mpi_nbuffer_solver,
+}};
+
+}  // namespace
 }  // namespace heat

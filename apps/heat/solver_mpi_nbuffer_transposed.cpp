@@ -4,6 +4,8 @@
 // through the ranks builds up faster. The tiles of a column block follow each other with no
 // communication except around the first and the last row, so the kernel gets the column block as
 // one tall rectangle (ColumnBlockExchange::relax_column_block): the traversal of gw-pipelined.
+//
+// See docs/heat.md, "The variants".
 #include "mpi_column_block_exchange.hpp"
 #include "solver.hpp"
 
@@ -27,10 +29,18 @@ class MpiNbufferTransposedSolver final : public Solver {
   MPI_Comm comm_;
 };
 
-}  // namespace
-
 std::unique_ptr<Solver> make_mpi_nbuffer_transposed_solver(const SolverContext& context) {
   return std::make_unique<MpiNbufferTransposedSolver>(context.decomposition, context.comm);
 }
 
+const VariantRegistration registration{Variant{
+    .name = "mpi-nbuffer-transposed",
+    .description = "mpi-nbuffer, column-major tiles (faster wavefront)",
+    .position = 4,
+    .result_valid = true,
+    .single_rank_only = false,
+    .create = make_mpi_nbuffer_transposed_solver,
+}};
+
+}  // namespace
 }  // namespace heat

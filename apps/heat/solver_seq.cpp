@@ -1,6 +1,7 @@
 // seq: the whole grid on one rank, tiles in row-major order, like the original 01 version, with
 // the plain row-by-row kernel (relax_rows). Every other valid variant, all of which use the fast
 // kernel, must reproduce its bits.
+// See docs/heat.md, "The variants".
 #include "solver.hpp"
 #include "tile_kernel.hpp"
 
@@ -25,10 +26,18 @@ class SeqSolver final : public Solver {
   Decomposition d_;
 };
 
-}  // namespace
-
 std::unique_ptr<Solver> make_seq_solver(const SolverContext& context) {
   return std::make_unique<SeqSolver>(context.decomposition);
 }
 
+const VariantRegistration registration{Variant{
+    .name = "seq",
+    .description = "1 rank, row-major tiles: the reference result",
+    .position = 1,
+    .result_valid = true,
+    .single_rank_only = true,
+    .create = make_seq_solver,
+}};
+
+}  // namespace
 }  // namespace heat

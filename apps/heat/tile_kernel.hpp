@@ -12,6 +12,8 @@
 // summed in exactly this order (the original's), after its upper and left neighbours and before
 // its lower and right ones. Any traversal with that property gives the bits of the lexicographic
 // sweep, which is why tiles, bands, column blocks and skewed kernels change no bit.
+//
+// See docs/heat.md, "The kernel".
 #pragma once
 
 #include "band.hpp"

@@ -1,15 +1,13 @@
-// UsageError: a mistake the user can fix (an option, a grid size, a config file). Every rank
-// detects it the same way at the same point, so main can print it once (rank 0) and let all ranks
-// finalise MPI and exit with status 2 instead of aborting the job.
+// heat::UsageError is the apps' one UsageError (apps/common/usage_error.hpp, which says how the
+// apps report it), named in gw-heat's namespace: its code says UsageError, and the fuzzers of its
+// parsers (fuzz/CMakeLists.txt) find this header on the app's include path and catch
+// heat::UsageError.
 #pragma once
 
-#include <stdexcept>
+#include "../common/usage_error.hpp"
 
 namespace heat {
 
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using ghostwire_programs::UsageError;
 
 }  // namespace heat

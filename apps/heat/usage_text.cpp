@@ -1,5 +1,6 @@
 // gw-heat --help: apart from the parser (options.cpp) because it lists the solvers from their
 // registry, which the parser does not need (so the parser's fuzzer links without any solver).
+// See docs/heat.md, "Running it".
 #include <algorithm>
 
 #include "options.hpp"
@@ -31,7 +32,7 @@ std::string usage_text(std::string_view program) {
   for (const Variant& variant : variants()) {
     std::string name(variant.name);
     name.resize(std::max<std::size_t>(name.size(), 23), ' ');
-    text += "        " + name + " " + std::string(variant.summary) + "\n";
+    text += "        " + name + " " + variant.description + "\n";
   }
   text +=
       "  -f, --conf FILE     heat sources: first line the number of sources, then one line per\n"

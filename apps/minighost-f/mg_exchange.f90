@@ -5,6 +5,8 @@
 ! and the bound on them both:
 !   commfree  mpi's arrays and sums, no exchange at all: its time is the computation alone (ghost cells
 !        facing other ranks stay 0, so with more than one rank conservation cannot hold)
+!
+! See docs/fortran.md, "gw-minighost-f".
 module mg_exchange
   use mpi_f08
   use ghostwire

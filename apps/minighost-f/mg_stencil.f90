@@ -13,7 +13,8 @@ contains
 
   ! The old values' share the update sends out of the grid: cell values times their points outside.
   ! In eight interleaved partial sums, as the C++ app (lane_sum.hpp): one running sum would make
-  ! every add wait for the one before, which cost a quarter of a step at NDIM 20.
+  ! every add wait for the one before (what that cost: docs/minighost.md, "Code: what is shared,
+  ! what a variant supplies").
   real(8) function boundary_outflow(u, offsets, weights) result(outflow)
     real(8), intent(in) :: u(0:), weights(:)
     integer, intent(in) :: offsets(:)
@@ -161,8 +162,8 @@ contains
   ! A flat plane run (row j at (j - 1) * sx) back into the owned cells of its plane, which start at
   ! u(1) (rows sx apart), and its owned cells added to the lanes. Rows go in chunks of four (one
   ! vector each), the last chunk of a row overlapping the one before (copying a cell twice does no
-  ! harm): a loop over a row's cells spent more on the row's remainder than on its cells (the copy
-  ! took twice the C++ app's time at NDIM 20, and 1.4x at NDIM 10 with per-column sums).
+  ! harm): a loop over a row's cells spent more on the row's remainder than on its cells
+  ! (docs/fortran.md, "gw-minighost-f").
   subroutine copy_plane_back(u, plane, sx, nx, ny, owned, span, lanes)
     integer, intent(in) :: sx, nx, ny, span
     real(8), intent(inout) :: u(0:*)

@@ -7,6 +7,8 @@
 // n/np + (1 if n mod np > 0): it computes the block size on rank 0 (where "rank < remainder" holds
 // whenever there is a remainder) and broadcasts it. So the global grid is np * block, which is larger
 // than requested when np does not divide n; we reproduce that and say so in the report.
+//
+// See docs/minighost.md, "Semantics".
 #pragma once
 
 #include <array>

@@ -3,6 +3,8 @@
 // Indices follow the reference: 0 and n+1 are ghost cells, 1..n the cells this rank owns. x is
 // contiguous; the y and z strides are whatever the storage has, so a variant may keep its variables
 // in any padded layout (a ghostwire Grid, a plain array) without the kernels knowing.
+//
+// See docs/minighost.md, "Code: what is shared, what a variant supplies".
 #pragma once
 
 #include <cstddef>

@@ -8,6 +8,8 @@
 // where outside(c) counts c's stencil points outside the global grid. This is the reference's
 // quantity (it sums the same shares grouped by the ghost cell receiving them) without reading any
 // ghost cell, so it needs nothing from the halo exchange. Call it before the update.
+//
+// See docs/minighost.md, "Semantics".
 #pragma once
 
 #include <vector>

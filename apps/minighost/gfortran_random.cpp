@@ -1,3 +1,5 @@
+// GfortranRandom (gfortran_random.hpp): gfortran's xoshiro256** seeding and conversions, bit for
+// bit (see docs/minighost.md, "Semantics", The random stream).
 #include "gfortran_random.hpp"
 
 #include <bit>

@@ -7,6 +7,8 @@
 // neighbours of that axis. A phase's boxes extend over the ghost cells of the axes already
 // exchanged, so the edges and corners travel along with the faces: 6 messages instead of 26. This
 // is how the reference exchanges for diagonal stencils (it goes y, x, z with whole planes).
+//
+// See docs/minighost.md, "The MPI baseline".
 #pragma once
 
 #include <cstddef>

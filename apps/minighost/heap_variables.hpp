@@ -3,6 +3,8 @@
 // like the gw variant's ghostwire grids, so every variant runs the stencil on the same layout: rows
 // padded to whole cache lines and cell (1, j, k) on a line start, short rows excepted (a row the
 // rounding would lengthen by more than an eighth stays nx + 2 long, as the grids' do).
+//
+// See docs/minighost.md, "Code: what is shared, what a variant supplies".
 #pragma once
 
 #include <array>

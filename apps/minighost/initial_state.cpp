@@ -1,3 +1,5 @@
+// The reference's initial value and spikes (initial_state.hpp) (see docs/minighost.md, "Semantics",
+// Initial values, Spikes).
 #include "initial_state.hpp"
 
 #include <algorithm>

@@ -7,6 +7,8 @@
 // combining order) but not rounded like the reference's one-by-one sum; the difference is a few
 // ulps, far inside the tolerances the results are checked with (1e-11 against the reference,
 // 1e-12 across decompositions, which sum in different orders anyway).
+//
+// See docs/minighost.md, "Verification".
 #pragma once
 
 #include <cstddef>

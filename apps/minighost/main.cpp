@@ -28,9 +28,11 @@
 namespace minighost {
 namespace {
 
+const char* const program_name = "gw-minighost";
+
 std::string help_text(std::string_view program) {
   std::string text = usage_text(program) + "\nvariants in this build:\n";
-  for (const VariantInfo& v : available_variants()) {
+  for (const RegisteredVariant& v : VariantRegistry::instance().entries()) {
     text += "  " + v.name + std::string(12 - std::min<std::size_t>(v.name.size(), 11), ' ') + v.description + "\n";
   }
   return text;
@@ -96,96 +98,114 @@ std::vector<int> placement(const Options& options, MPI_Comm comm, const std::arr
   return rank_of;
 }
 
+// Every variant's run of the job, each with its own storage and its own report output.
+std::vector<Contender> make_contenders(const Options& options, const Decomposition& decomposition, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const VariantSetup setup{comm, &decomposition, options.num_vars, halo_shape(options.stencil), options.comm_method};
+  const bool several = options.variants.size() > 1;
+  std::vector<Contender> contenders;
+  for (const std::string& name : options.variants) {
+    Contender c;
+    c.name = name;
+    const std::string file = output_file_for(options.output_file, name, several);
+    c.output = std::make_unique<ReportOutput>(rank, file, several);
+    int opened = c.output->opened() ? 1 : 0;
+    MPI_Bcast(&opened, 1, MPI_INT, 0, comm);
+    if (!opened) throw UsageError("--output '" + file + "': cannot open the file for writing");
+    c.variant = make_variant(name, setup);
+    c.output->line(header(options, decomposition, name));
+    c.simulation = std::make_unique<Simulation>(options, decomposition, *c.variant, comm, *c.output);
+    contenders.push_back(std::move(c));
+  }
+  return contenders;
+}
+
+// Side by side: every variant does its share of the steps in every round, in rotated order, timed
+// between barriers; the machine's slow and fast spells (seconds long on a VM) then fall on all
+// variants alike, and the per-round ratios compare runs that were moments apart.
+std::vector<RunResult> run_side_by_side(std::vector<Contender>& contenders, int rounds, MPI_Comm comm) {
+  const std::size_t n = contenders.size();
+  for (Contender& c : contenders) c.simulation->begin();
+  const long long total = contenders.front().simulation->total_steps();
+  std::vector<std::vector<double>> seconds(n);
+  for (int r = 0; r < rounds; ++r) {
+    const int steps = static_cast<int>((r + 1) * total / rounds - r * total / rounds);
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t i = (static_cast<std::size_t>(r) + k) % n;
+      MPI_Barrier(comm);
+      const double start = MPI_Wtime();
+      contenders[i].simulation->advance(steps);
+      MPI_Barrier(comm);
+      seconds[i].push_back(MPI_Wtime() - start);
+    }
+  }
+  std::vector<RunResult> results;
+  for (std::size_t i = 0; i < n; ++i) {
+    MPI_Allreduce(MPI_IN_PLACE, seconds[i].data(), rounds, MPI_DOUBLE, MPI_MAX, comm);
+    results.push_back(contenders[i].simulation->end());
+    results.back().round_seconds = seconds[i];
+  }
+  return results;
+}
+
+// Each variant's summary (and its conservation failure, if any), then for a side-by-side job the
+// median round ratios. Returns 1 if a variant's enforced conservation failed, else 0.
+int report_results(const Options& options, const Decomposition& decomposition, std::vector<Contender>& contenders,
+                   const std::vector<RunResult>& results, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int status = 0;
+  for (std::size_t i = 0; i < contenders.size(); ++i) {
+    Contender& c = contenders[i];
+    const RunResult& result = results[i];
+    if (result.conservation_enforced && !result.conservation_held) {
+      c.output->error(std::string(program_name) + ": " + result.failure);
+      status = 1;
+    }
+    report_summary(options, decomposition, c.name, result, comm, *c.output);
+    c.output->release();
+  }
+  if (contenders.size() > 1 && rank == 0) {
+    std::printf("\nside by side, %d rounds: median over the rounds of each variant's time over %s's:", options.rounds,
+                contenders.front().name.c_str());
+    for (std::size_t i = 1; i < contenders.size(); ++i)
+      std::printf(" %s %.4f", contenders[i].name.c_str(), median_round_ratio(results[i], results.front()));
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+  return status;
+}
+
 int run(int argc, char** argv, MPI_Comm comm) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
-  const std::string program = "gw-minighost";
   try {
     const Options options = parse_options(std::span<char* const>(argv, static_cast<std::size_t>(argc)), ranks);
     if (options.help) {
-      if (rank == 0) std::fputs(help_text(program).c_str(), stdout);
+      if (rank == 0) std::fputs(help_text(program_name).c_str(), stdout);
       return 0;
     }
     const Decomposition decomposition(options, rank, ranks,
                                       placement(options, comm, Decomposition(options, rank, ranks).block()));
-    const VariantSetup setup{comm, &decomposition, options.num_vars, halo_shape(options.stencil),
-                             options.comm_method};
-    const bool several = options.variants.size() > 1;
-    std::vector<Contender> contenders;
-    for (const std::string& name : options.variants) {
-      Contender c;
-      c.name = name;
-      const std::string file = output_file_for(options.output_file, name, several);
-      c.output = std::make_unique<ReportOutput>(rank, file, several);
-      int opened = c.output->opened() ? 1 : 0;
-      MPI_Bcast(&opened, 1, MPI_INT, 0, comm);
-      if (!opened) throw UsageError("--output '" + file + "': cannot open the file for writing");
-      c.variant = make_variant(name, setup);
-      c.output->line(header(options, decomposition, name));
-      c.simulation = std::make_unique<Simulation>(options, decomposition, *c.variant, comm, *c.output);
-      contenders.push_back(std::move(c));
-    }
-
+    std::vector<Contender> contenders = make_contenders(options, decomposition, comm);
     std::vector<RunResult> results;
-    if (!several) {
+    if (contenders.size() == 1) {
       results.push_back(contenders.front().simulation->run());
     } else {
-      // Side by side: every variant does its share of the steps in every round, in rotated order,
-      // timed between barriers; the machine's slow and fast spells (seconds long on a VM) then fall
-      // on all variants alike, and the per-round ratios compare runs that were moments apart.
-      const std::size_t n = contenders.size();
-      for (Contender& c : contenders) c.simulation->begin();
-      const long long total = contenders.front().simulation->total_steps();
-      std::vector<std::vector<double>> seconds(n);
-      for (int r = 0; r < options.rounds; ++r) {
-        const int steps = static_cast<int>((r + 1) * total / options.rounds - r * total / options.rounds);
-        for (std::size_t k = 0; k < n; ++k) {
-          const std::size_t i = (static_cast<std::size_t>(r) + k) % n;
-          MPI_Barrier(comm);
-          const double start = MPI_Wtime();
-          contenders[i].simulation->advance(steps);
-          MPI_Barrier(comm);
-          seconds[i].push_back(MPI_Wtime() - start);
-        }
-      }
-      for (std::size_t i = 0; i < n; ++i) {
-        MPI_Allreduce(MPI_IN_PLACE, seconds[i].data(), options.rounds, MPI_DOUBLE, MPI_MAX, comm);
-        results.push_back(contenders[i].simulation->end());
-        results.back().round_seconds = seconds[i];
-      }
+      results = run_side_by_side(contenders, options.rounds, comm);
     }
-
-    int status = 0;
-    for (std::size_t i = 0; i < contenders.size(); ++i) {
-      Contender& c = contenders[i];
-      const RunResult& result = results[i];
-      if (result.conservation_enforced && !result.conservation_held) {
-        c.output->error(program + ": " + result.failure);
-        status = 1;
-      }
-      report_summary(options, decomposition, c.name, result, comm, *c.output);
-      c.output->release();
-    }
-    if (several && rank == 0) {
-      std::printf("\nside by side, %d rounds: median over the rounds of each variant's time over %s's:", options.rounds,
-                  contenders.front().name.c_str());
-      for (std::size_t i = 1; i < contenders.size(); ++i)
-        std::printf(" %s %.4f", contenders[i].name.c_str(), median_round_ratio(results[i], results.front()));
-      std::printf("\n");
-      std::fflush(stdout);
-    }
-    return status;
+    return report_results(options, decomposition, contenders, results, comm);
   } catch (const UsageError& error) {
-    if (rank == 0) std::fprintf(stderr, "%s: %s\n", program.c_str(), error.what());
-    return 2;
+    return ghostwire_programs::report_usage_error(error, std::string(program_name) + ": ", rank);
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s: rank %d: out of memory for the variables (block and --num_vars too large?)\n",
-                 program.c_str(), rank);
+                 program_name, rank);
     MPI_Abort(comm, 3);
     return 3;
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "%s: rank %d: %s\n", program.c_str(), rank, error.what());
+    std::fprintf(stderr, "%s: rank %d: %s\n", program_name, rank, error.what());
     MPI_Abort(comm, 3);
     return 3;
   }

@@ -1,3 +1,5 @@
+// The names and properties of the enumerated choices (problem_kinds.hpp) (see docs/minighost.md,
+// "Options").
 #include "problem_kinds.hpp"
 
 namespace minighost {

@@ -1,5 +1,6 @@
 // The enumerated choices of miniGhost, with the reference's numeric codes (the command line takes
 // the codes, so runs are written exactly as for the original program).
+// See docs/minighost.md, "Options".
 #pragma once
 
 #include <string_view>

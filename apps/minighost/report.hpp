@@ -3,6 +3,8 @@
 // time_per_step_s is the slowest rank's wall time for the time stepping divided by the steps done;
 // elements_per_s = (cells per rank x ranks x variables) / time_per_step_s, the reference study's
 // measure. The per-phase times are averages over ranks (with the maximum), per step.
+//
+// See docs/minighost.md, "Semantics".
 #pragma once
 
 #include <mpi.h>

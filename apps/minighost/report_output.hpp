@@ -1,5 +1,6 @@
 // ReportOutput: where rank 0 writes the report lines and the summary: standard output, and the
 // --output file if one was given (so tests and scripts can read a run's results after it ends).
+// See docs/minighost.md, "Side by side: the benchmark's mode".
 #pragma once
 
 #include <cstdio>

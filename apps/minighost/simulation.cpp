@@ -1,3 +1,5 @@
+// Simulation (simulation.hpp): the reference's time stepping over a Variant, with the conservation
+// check split around the next step's exchange (see docs/minighost.md, "Semantics", A time step).
 #include "simulation.hpp"
 
 #include <algorithm>

@@ -14,6 +14,8 @@
 // their report lines and the step at which a failure stops the run are the reference's; only the
 // exchange before the stop is extra. The last check of a spike is finished before the next spike
 // is inserted.
+//
+// See docs/minighost.md, "Semantics".
 #pragma once
 
 #include <mpi.h>

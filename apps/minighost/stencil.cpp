@@ -1,3 +1,6 @@
+// apply_stencil (stencil.hpp): the four stencils in the reference's order of additions, row by row
+// or, for short rows, plane by plane as one flat run (see docs/minighost.md, "Semantics",
+// Stencils).
 #include "stencil.hpp"
 
 #include <algorithm>

@@ -4,6 +4,8 @@
 //
 // The points are added in the reference's order and divided (not multiplied by a reciprocal), so an
 // update is bit-for-bit the reference's and results compare to it far below the 1e-11 we promise.
+//
+// See docs/minighost.md, "Semantics".
 #pragma once
 
 #include <cstddef>

@@ -1,15 +1,13 @@
-// UsageError: a mistake the user can fix (an option, a process grid that does not match the job).
-// Every rank parses the same command line and detects it at the same point, so main prints it once
-// (rank 0) and all ranks finalise MPI and exit with status 2 instead of aborting the job.
+// minighost::UsageError is the apps' one UsageError (apps/common/usage_error.hpp, which says how
+// the apps report it), named in gw-minighost's namespace: its code says UsageError, and the fuzzers
+// of its parsers (fuzz/CMakeLists.txt) find this header on the app's include path and catch
+// minighost::UsageError.
 #pragma once
 
-#include <stdexcept>
+#include "../common/usage_error.hpp"
 
 namespace minighost {
 
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using ghostwire_programs::UsageError;
 
 }  // namespace minighost

@@ -8,6 +8,8 @@
 // namespace scope,
 //   const VariantRegistration registration{"gw", "ghostwire Grid<double,3> with update_halo", make};
 // and list the file in CMakeLists.txt (variant_gw.cpp is already picked up there when it exists).
+//
+// See docs/minighost.md, "Code: what is shared, what a variant supplies".
 #pragma once
 
 #include <mpi.h>
@@ -15,8 +17,8 @@
 #include <memory>
 #include <span>
 #include <string>
-#include <vector>
 
+#include "../common/named_registry.hpp"
 #include "decomposition.hpp"
 #include "field_view.hpp"
 #include "problem_kinds.hpp"
@@ -55,8 +57,9 @@ class Variant {
   // and in place, split in two: the simulation starts them after a step and finishes them after
   // the next step's halo exchange, so a split-phase reduction lets the ranks meet once per step,
   // not twice. `values` stays untouched in between. By default a blocking MPI_Allreduce at the
-  // start: MPI_Iallreduce finished after the exchange measured slower with Open MPI 4.1 (+0.4 us
-  // per step at NDIM 20 on 2 ranks; its progress costs more than the wait it hides).
+  // start: MPI_Iallreduce finished after the exchange measured slower with Open MPI 4.1 (its
+  // progress costs more than the wait it hides; docs/minighost.md, "Code: what is shared, what a
+  // variant supplies").
   virtual void start_global_sum(std::span<double> values, MPI_Comm comm) {
     MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_SUM, comm);
   }
@@ -65,18 +68,17 @@ class Variant {
 
 using VariantFactory = std::unique_ptr<Variant> (*)(const VariantSetup& setup);
 
-// Registers a variant under `name` while static objects are constructed.
-struct VariantRegistration {
-  VariantRegistration(const char* name, const char* description, VariantFactory factory);
+// A variant as the registry holds it (apps/common/named_registry.hpp); listed by name.
+struct RegisteredVariant {
+  std::string name;
+  std::string description;  // its line in --help
+  VariantFactory factory;
 };
+using VariantRegistry = ghostwire_programs::NamedRegistry<RegisteredVariant>;
+// Registers a variant under its name while static objects are constructed.
+using VariantRegistration = ghostwire_programs::Registration<RegisteredVariant>;
 
 // Throws UsageError listing the available variants if `name` is not one of them.
 std::unique_ptr<Variant> make_variant(const std::string& name, const VariantSetup& setup);
-
-struct VariantInfo {
-  std::string name;
-  std::string description;
-};
-std::vector<VariantInfo> available_variants();  // sorted by name
 
 }  // namespace minighost

@@ -2,6 +2,8 @@
 // difference to another variant is what that variant's communication costs. Ghost cells facing
 // other ranks stay 0, so with more than one rank heat is lost there and conservation cannot hold:
 // it is reported, not enforced (one rank has no such cells and is checked as usual).
+//
+// See docs/minighost.md, "Code: what is shared, what a variant supplies".
 #include "heap_variables.hpp"
 #include "variant.hpp"
 

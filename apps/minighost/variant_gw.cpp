@@ -8,6 +8,8 @@
 // Diagonal stencils (2D9PT, 3D27PT) update faces, edges and corners in one round: each neighbour,
 // diagonal ones included, gets one message. Between node peers the receiver copies straight from
 // the sender's grid into its ghost cells (one copy, no packing); between nodes a packed notified write.
+//
+// See docs/minighost.md, "Code: what is shared, what a variant supplies".
 #include <memory>
 #include <vector>
 

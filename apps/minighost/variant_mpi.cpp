@@ -10,6 +10,8 @@
 // - BSPMA packs all variables into one message per neighbour; SVAF exchanges one variable at a
 //   time with the same code and buffers sized for one variable.
 // Diagonal stencils exchange x, then y, then z (halo_boxes.hpp), one round of messages per axis.
+//
+// See docs/minighost.md, "The MPI baseline".
 #include <array>
 #include <numeric>
 #include <span>
