@@ -50,6 +50,11 @@ struct GridState {
   std::unique_ptr<HaloUpdate> own_update;  // built by the first update_halo; goes before the segment
 };
 
+// Declared in the public header as GridBase's friends, defined only here: internal code reaches the
+// state, users cannot.
+inline GridState& grid_state(GridBase& grid) noexcept { return *grid.state_; }
+inline const GridState& grid_state(const GridBase& grid) noexcept { return *grid.state_; }
+
 std::string describe_halo(const HaloSpec& halo);
 
 }  // namespace ghostwire::detail

@@ -14,7 +14,7 @@ namespace ghostwire {
 Plan make_unstructured_plan(World& world, Segment& owned, std::size_t owned_offset_bytes, std::size_t owned_count,
                             void* ghosts, const GhostMap& map, std::size_t element_size) {
   using namespace detail;
-  WorldState& w = world.state();
+  WorldState& w = world_state(world);
   const std::string context = "make_unstructured_plan";
   const auto p = static_cast<std::size_t>(world.size());
   // The arguments first, on every rank together (one rank's mistake must not leave the others

@@ -122,7 +122,7 @@ template <class T>
 void start_reduction(ReductionCall& call, World& world, std::span<T> values, ReduceOp op, MPI_Datatype type,
                      const char* call_name, bool blocking) {
   require_mpi_running(call_name);
-  WorldState& w = world.state();
+  WorldState& w = world_state(world);
   if (op != ReduceOp::sum && op != ReduceOp::min && op != ReduceOp::max)
     raise(Errc::invalid_argument, std::string(call_name) + ": unknown ReduceOp " + std::to_string(static_cast<int>(op)));
   if (w.reduction_pending)

@@ -39,7 +39,7 @@ Segment::Segment(World& world, std::size_t bytes, std::size_t notification_count
   using namespace detail;
   require_mpi_running("Segment");
   SegmentState& s = *state_;
-  WorldState& w = world.state();
+  WorldState& w = world_state(world);
   s.world = &world;
   s.w = &w;
   s.id = static_cast<int>(w.segments.size());

@@ -144,7 +144,7 @@ std::string describe_wait(const AsyncTransferState& a) {
 }  // namespace detail
 
 AsyncTransfer::AsyncTransfer(World& world) : state_(std::make_unique<detail::AsyncTransferState>()) {
-  state_->w = &world.state();
+  state_->w = &detail::world_state(world);
 }
 
 AsyncTransfer::~AsyncTransfer() {
@@ -173,7 +173,7 @@ AsyncTransfer& AsyncTransfer::operator=(AsyncTransfer&& other) noexcept {
 
 void AsyncTransfer::get(const Segment& segment, int rank, std::span<const TransferRun> runs, void* local) {
   using namespace detail;
-  const SegmentState& s = const_cast<Segment&>(segment).state();
+  const SegmentState& s = segment_state(segment);
   check_runs(s, rank, runs, "AsyncTransfer::get");
   auto* out = static_cast<std::byte*>(local);
   if (const std::byte* peer = s.peer_base[static_cast<std::size_t>(rank)]) {
@@ -195,7 +195,7 @@ void AsyncTransfer::get(const Segment& segment, int rank, std::span<const Transf
 
 void AsyncTransfer::put(Segment& segment, int rank, std::span<const TransferRun> runs, const void* local) {
   using namespace detail;
-  const SegmentState& s = segment.state();
+  const SegmentState& s = segment_state(segment);
   check_runs(s, rank, runs, "AsyncTransfer::put");
   const auto* in = static_cast<const std::byte*>(local);
   if (std::byte* peer = s.peer_base[static_cast<std::size_t>(rank)]) {

@@ -45,6 +45,11 @@ struct SegmentState {
   }
 };
 
+// Declared in the public header as Segment's friends, defined only here: internal code reaches the
+// state, users cannot.
+inline SegmentState& segment_state(Segment& segment) noexcept { return *segment.state_; }
+inline const SegmentState& segment_state(const Segment& segment) noexcept { return *segment.state_; }
+
 // Throws out_of_range unless [offset, offset + bytes) lies in `rank`'s part.
 void check_range(const SegmentState& s, int rank, std::size_t offset, std::size_t bytes, const char* call);
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ghostwire/settings.hpp"
+#include "ghostwire/world.hpp"
 
 namespace ghostwire::detail {
 
@@ -68,5 +69,10 @@ struct WorldState {
   SegmentState& segment(int id, int from_rank);
   std::string where() const;
 };
+
+// Declared in the public header as World's friends, defined only here: internal code reaches the
+// state, users cannot.
+inline WorldState& world_state(World& world) noexcept { return *world.state_; }
+inline const WorldState& world_state(const World& world) noexcept { return *world.state_; }
 
 }  // namespace ghostwire::detail
