@@ -3,6 +3,8 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <string>
 
 #include "ghostwire/error.hpp"
@@ -31,5 +33,14 @@ void require_mpi_running(const char* call);
 
 // MPI counts are int: larger transfers go in pieces of this many bytes.
 inline constexpr std::size_t max_mpi_chunk = std::size_t{1} << 30;
+
+// Cuts [0, bytes) into consecutive pieces of at most max_mpi_chunk bytes and calls
+// piece(offset, count) for each, in order (nothing for 0 bytes). Every transfer that may exceed an
+// int count goes through here, so the rule lives in one place.
+template <class Piece>
+inline void for_each_mpi_chunk(std::size_t bytes, Piece&& piece) {
+  for (std::size_t offset = 0; offset < bytes; offset += max_mpi_chunk)
+    piece(offset, static_cast<int>(std::min(max_mpi_chunk, bytes - offset)));
+}
 
 }  // namespace ghostwire::detail

@@ -58,7 +58,8 @@ void write_notify_segment_general(const Segment& source, std::size_t source_offs
                                   NotificationValue value) {
   const SegmentState& s = segment_state(source);
   check_range(s, s.w->rank, source_offset, bytes, "write_notify (source)");
-  deliver(s.data() + source_offset, target, segment_state(destination), destination_offset, bytes, id, value, "write_notify");
+  deliver(s.data() + source_offset, target, segment_state(destination), destination_offset, bytes, id, value,
+          "write_notify");
 }
 
 void write_notify_general(const void* source, int target, Segment& destination, std::size_t destination_offset,

@@ -59,12 +59,11 @@ class P2pTransport final : public InterNodeTransport {
       StagingPool::Buffer payload = pool_.acquire(bytes);
       std::memcpy(payload.bytes.get(), source, bytes);
       const std::byte* start = payload.bytes.get();
-      for (std::size_t done = 0; done < bytes; done += max_mpi_chunk) {
-        std::size_t piece = std::min(max_mpi_chunk, bytes - done);
-        bool last = done + piece >= bytes;
+      for_each_mpi_chunk(bytes, [&](std::size_t done, int piece) {
+        bool last = done + static_cast<std::size_t>(piece) >= bytes;
         // The pool buffer is handed over with the last piece, so it is released when all are sent.
         send_piece(start + done, piece, target, last ? std::move(payload) : StagingPool::Buffer{});
-      }
+      });
     }
     ++sent_to_[static_cast<std::size_t>(target)];
     complete_sends();
@@ -111,9 +110,9 @@ class P2pTransport final : public InterNodeTransport {
     track(request, std::move(buffer));
   }
 
-  void send_piece(const std::byte* start, std::size_t bytes, int target, StagingPool::Buffer&& owner) {
+  void send_piece(const std::byte* start, int bytes, int target, StagingPool::Buffer&& owner) {
     MPI_Request request;
-    check_mpi(MPI_Isend(start, static_cast<int>(bytes), MPI_BYTE, target, data_tag, comm_, &request), "MPI_Isend");
+    check_mpi(MPI_Isend(start, bytes, MPI_BYTE, target, data_tag, comm_, &request), "MPI_Isend");
     track(request, std::move(owner));
   }
 
@@ -170,11 +169,10 @@ class P2pTransport final : public InterNodeTransport {
       if (header.bytes) std::memcpy(destination, inbox_.data() + sizeof header, header.bytes);
     } else {
       // The data message was sent right after the header, so this receive completes.
-      for (std::size_t done = 0; done < header.bytes; done += max_mpi_chunk) {
-        int piece = static_cast<int>(std::min<std::size_t>(max_mpi_chunk, header.bytes - done));
+      for_each_mpi_chunk(header.bytes, [&](std::size_t done, int piece) {
         check_mpi(MPI_Recv(destination + done, piece, MPI_BYTE, source, data_tag, comm_, MPI_STATUS_IGNORE),
                   "MPI_Recv");
-      }
+      });
     }
     store_notification(d.notifications() + header.id, header.value);
     ++received_;

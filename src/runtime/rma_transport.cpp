@@ -5,7 +5,7 @@
 // The target still has to call into MPI while it waits: UCX over TCP (and over shared memory for
 // memory it cannot map) carries puts as messages that the target's progress engine applies. A
 // target spinning on its own memory without calling MPI would wait forever.
-#include <algorithm>
+#include <memory>
 
 #include "mpi_check.hpp"
 #include "segment_state.hpp"
@@ -21,12 +21,11 @@ class RmaTransport final : public InterNodeTransport {
   void write_notify(const void* source, int target, SegmentState& d, std::size_t offset, std::size_t bytes,
                     NotificationId id, NotificationValue value) override {
     const auto* bytes_in = static_cast<const std::byte*>(source);
-    for (std::size_t done = 0; done < bytes; done += max_mpi_chunk) {
-      int piece = static_cast<int>(std::min(max_mpi_chunk, bytes - done));
+    for_each_mpi_chunk(bytes, [&](std::size_t done, int piece) {
       check_mpi(MPI_Put(bytes_in + done, piece, MPI_BYTE, target, static_cast<MPI_Aint>(d.data_offset + offset + done),
                         piece, MPI_BYTE, d.world_window),
                 "MPI_Put");
-    }
+    });
     if (bytes) check_mpi(MPI_Win_flush(target, d.world_window), "MPI_Win_flush");
     check_mpi(MPI_Put(&value, 1, MPI_UINT32_T, target, static_cast<MPI_Aint>(id * sizeof(std::uint32_t)), 1,
                       MPI_UINT32_T, d.world_window),

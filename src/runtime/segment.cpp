@@ -160,10 +160,9 @@ void check_range(const SegmentState& s, int rank, std::size_t offset, std::size_
 // One-sided transfer through the world window in pieces MPI's int counts can describe.
 template <class Transfer>
 void rma_in_chunks(const SegmentState& s, int rank, std::size_t offset, std::size_t bytes, Transfer&& transfer) {
-  for (std::size_t done = 0; done < bytes; done += max_mpi_chunk) {
-    std::size_t piece = std::min(max_mpi_chunk, bytes - done);
-    transfer(done, static_cast<MPI_Aint>(s.data_offset + offset + done), static_cast<int>(piece));
-  }
+  for_each_mpi_chunk(bytes, [&](std::size_t done, int piece) {
+    transfer(done, static_cast<MPI_Aint>(s.data_offset + offset + done), piece);
+  });
   check_mpi(MPI_Win_flush(rank, s.world_window), "MPI_Win_flush");
 }
 

@@ -106,17 +106,16 @@ struct AsyncTransferState {
     };
     std::size_t batch_bytes = 0;
     for (const TransferRun& run : runs) {
-      for (std::size_t done = 0; done < run.bytes; done += max_mpi_chunk) {
-        std::size_t piece = std::min(max_mpi_chunk, run.bytes - done);
-        if (batch_bytes + piece > max_mpi_chunk || lengths.size() >= (std::size_t{1} << 20)) {
+      for_each_mpi_chunk(run.bytes, [&](std::size_t done, int piece) {
+        if (batch_bytes + static_cast<std::size_t>(piece) > max_mpi_chunk || lengths.size() >= (std::size_t{1} << 20)) {
           flush_batch();
           batch_bytes = 0;
         }
-        lengths.push_back(static_cast<int>(piece));
+        lengths.push_back(piece);
         local_displacements.push_back(static_cast<MPI_Aint>(run.local_offset + done));
         remote_displacements.push_back(static_cast<MPI_Aint>(s.data_offset + run.remote_offset + done));
-        batch_bytes += piece;
-      }
+        batch_bytes += static_cast<std::size_t>(piece);
+      });
     }
     flush_batch();
   }
