@@ -3,11 +3,13 @@
 #include <atomic>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "ghostwire/collective.hpp"
 #include "ghostwire/error.hpp"
 #include "mpi_check.hpp"
 #include "reduction_area.hpp"
+#include "shared_window.hpp"
 #include "wait.hpp"
 #include "world_state.hpp"
 
@@ -15,21 +17,10 @@ namespace ghostwire {
 namespace detail {
 
 ReductionArea::ReductionArea(WorldState& w) {
-  void* base = nullptr;
-  check_mpi(MPI_Win_allocate_shared(static_cast<MPI_Aint>(part_bytes + line), 1, MPI_INFO_NULL, w.node_comm, &base,
-                                    &window),
-            "MPI_Win_allocate_shared");
-  parts = new std::byte*[static_cast<std::size_t>(w.node_size)];
-  for (int r = 0; r < w.node_size; ++r) {
-    MPI_Aint size = 0;
-    int unit = 0;
-    void* peer = nullptr;
-    check_mpi(MPI_Win_shared_query(window, r, &size, &unit, &peer), "MPI_Win_shared_query");
-    // Mappings keep the offset within a page, so every process aligns a part to the same bytes.
-    auto address = reinterpret_cast<std::uintptr_t>(peer);
-    parts[r] = reinterpret_cast<std::byte*>((address + line - 1) / line * line);
-  }
-  std::memset(parts[w.node_rank], 0, part_bytes);  // epochs start at 0: nothing published
+  NodeSharedWindow shared = allocate_node_shared(w.node_comm, part_bytes, line, false);
+  window = shared.window;
+  parts = std::move(shared.parts);
+  std::memset(parts[static_cast<std::size_t>(w.node_rank)], 0, part_bytes);  // epochs start at 0: nothing published
   check_mpi(MPI_Comm_split(w.comm, w.node_rank == 0 ? 0 : MPI_UNDEFINED, w.rank, &leaders), "MPI_Comm_split");
   // Nobody may look at a part before its owner has cleared it.
   check_mpi(MPI_Barrier(w.node_comm), "MPI_Barrier");
@@ -38,7 +29,6 @@ ReductionArea::ReductionArea(WorldState& w) {
 ReductionArea::~ReductionArea() {
   if (leaders != MPI_COMM_NULL) MPI_Comm_free(&leaders);
   if (window != MPI_WIN_NULL) MPI_Win_free(&window);
-  delete[] parts;
 }
 
 // One reduction under way: where its values are, and how far it got.

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace ghostwire::detail {
 
@@ -24,7 +25,7 @@ struct ReductionArea {
 
   MPI_Win window = MPI_WIN_NULL;
   MPI_Comm leaders = MPI_COMM_NULL;  // the first rank of every node (null on the others)
-  std::byte** parts = nullptr;       // by node rank
+  std::vector<std::byte*> parts;     // by node rank
   std::uint64_t epoch = 0;           // calls so far
 
   explicit ReductionArea(WorldState& world);
@@ -33,7 +34,9 @@ struct ReductionArea {
   ReductionArea& operator=(const ReductionArea&) = delete;
 
   // Slot `which` (0, 1: contributions; 2, 3: the node result) of node rank `node_rank`.
-  std::byte* slot(int node_rank, int which) const { return parts[node_rank] + static_cast<std::size_t>(which) * slot_bytes; }
+  std::byte* slot(int node_rank, int which) const {
+    return parts[static_cast<std::size_t>(node_rank)] + static_cast<std::size_t>(which) * slot_bytes;
+  }
 };
 
 }  // namespace ghostwire::detail

@@ -6,6 +6,7 @@
 #include "ghostwire/error.hpp"
 #include "mpi_check.hpp"
 #include "segment_state.hpp"
+#include "shared_window.hpp"
 #include "transport.hpp"
 #include "wait.hpp"
 
@@ -53,18 +54,10 @@ Segment::Segment(World& world, std::size_t bytes, std::size_t notification_count
   s.data_offset = round_up(notification_count * sizeof(std::uint32_t), page_bytes);
   std::size_t part_bytes = s.data_offset + round_up(bytes, page_bytes);
 
-  MPI_Info info;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "alloc_shared_noncontig", "true");
-  void* base = nullptr;
-  // One page more than needed: MPI does not promise page alignment, so each part starts at the
-  // first page boundary inside its allocation. Mappings preserve the offset within a page, so
-  // every process computes the same boundary for a peer's part.
-  int rc = MPI_Win_allocate_shared(static_cast<MPI_Aint>(part_bytes + page_bytes), 1, info, w.node_comm, &base,
-                                   &s.shared_window);
-  MPI_Info_free(&info);
-  check_mpi(rc, "MPI_Win_allocate_shared");
-  s.base = page_align(static_cast<std::byte*>(base));
+  // Every part starts on a page of its own (noncontiguous), so its owner's first touch places it.
+  NodeSharedWindow shared = allocate_node_shared(w.node_comm, part_bytes, page_bytes, true);
+  s.shared_window = shared.window;
+  s.base = shared.parts[static_cast<std::size_t>(w.node_rank)];
   // The owner touches its part first (NUMA placement) and clears stale notifications.
   std::memset(s.base, 0, part_bytes);
 
@@ -74,14 +67,9 @@ Segment::Segment(World& world, std::size_t bytes, std::size_t notification_count
   s.sizes.assign(all.begin(), all.end());
 
   s.peer_base.assign(static_cast<std::size_t>(w.size), nullptr);
-  for (int local = 0; local < w.node_size; ++local) {
-    MPI_Aint size = 0;
-    int unit = 0;
-    void* peer = nullptr;
-    check_mpi(MPI_Win_shared_query(s.shared_window, local, &size, &unit, &peer), "MPI_Win_shared_query");
+  for (int local = 0; local < w.node_size; ++local)
     s.peer_base[static_cast<std::size_t>(w.node_ranks[static_cast<std::size_t>(local)])] =
-        page_align(static_cast<std::byte*>(peer));
-  }
+        shared.parts[static_cast<std::size_t>(local)];
 
   if (w.node_count > 1) {
     check_mpi(MPI_Win_create(s.base, static_cast<MPI_Aint>(part_bytes), 1, MPI_INFO_NULL, w.comm, &s.world_window),

@@ -21,11 +21,6 @@ inline std::size_t round_up(std::size_t value, std::size_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
-inline std::byte* page_align(std::byte* pointer) {
-  auto address = reinterpret_cast<std::uintptr_t>(pointer);
-  return pointer + (round_up(address, page_bytes) - address);
-}
-
 struct SegmentState {
   World* world = nullptr;
   WorldState* w = nullptr;
