@@ -35,9 +35,6 @@ struct SegmentState {
 
   std::byte* data() const noexcept { return base + data_offset; }
   std::uint32_t* notifications() const noexcept { return reinterpret_cast<std::uint32_t*>(base); }
-  std::uint32_t* notifications_of(int rank) const noexcept {
-    return reinterpret_cast<std::uint32_t*>(peer_base[static_cast<std::size_t>(rank)]);
-  }
 };
 
 // Declared in the public header as Segment's friends, defined only here: internal code reaches the

@@ -30,7 +30,6 @@ inline void cpu_relax() noexcept {
 
 class Waiter {
  public:
-  explicit Waiter(WorldState& world) noexcept : Waiter(world, world.spin_polls) {}
   // `spin_polls`: polls before the first yield (the world's, or its peer_spin_polls for waits on
   // node peers only).
   Waiter(WorldState& world, std::uint64_t spin_polls) noexcept : world_(world), spin_polls_(spin_polls) {}

@@ -49,7 +49,6 @@ namespace {
 void discover_nodes(WorldState& w) {
   check_mpi(MPI_Comm_split_type(w.comm, MPI_COMM_TYPE_SHARED, w.rank, MPI_INFO_NULL, &w.physical_node_comm),
             "MPI_Comm_split_type");
-  check_mpi(MPI_Comm_size(w.physical_node_comm, &w.physical_node_size), "MPI_Comm_size");
   int color = w.settings.ranks_per_node > 0 ? w.rank / w.settings.ranks_per_node : 0;
   check_mpi(MPI_Comm_split(w.physical_node_comm, color, w.rank, &w.node_comm), "MPI_Comm_split");
   check_mpi(MPI_Comm_rank(w.node_comm, &w.node_rank), "MPI_Comm_rank");

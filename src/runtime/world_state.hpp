@@ -37,7 +37,6 @@ struct WorldState {
   int rank = 0, size = 1;
   int node = 0, node_count = 1, node_rank = 0, node_size = 1;
   std::vector<int> node_of_rank, node_rank_of_rank, node_ranks;
-  int physical_node_size = 1;
   int machine_ranks = 1;  // ranks on this machine (kernel), across emulated hosts too
   int cores = 1;
   std::uint64_t spin_polls = 1;
