@@ -26,6 +26,7 @@ ReductionArea::ReductionArea(WorldState& w) {
   check_mpi(MPI_Barrier(w.node_comm), "MPI_Barrier");
 }
 
+// Unchecked: a destructor must not throw, and the World frees the area only while MPI runs.
 ReductionArea::~ReductionArea() {
   if (leaders != MPI_COMM_NULL) MPI_Comm_free(&leaders);
   if (window != MPI_WIN_NULL) MPI_Win_free(&window);
@@ -88,8 +89,9 @@ void combine_node_values(ReductionCall& call) {
   for (int r = 0; r < w.node_size; ++r) {
     std::byte* slot = area.slot(r, parity);
     wait_until(w, [&] { return published(slot, epoch); }, [&] {
-      return "allreduce " + std::to_string(epoch) + ": the values of rank " + std::to_string(w.node_ranks[static_cast<std::size_t>(r)]) +
-             " (node rank " + std::to_string(r) + ", " + std::to_string(count) + " element(s))";
+      return "allreduce " + std::to_string(epoch) + ": the values of rank " +
+             std::to_string(w.node_ranks[static_cast<std::size_t>(r)]) + " (node rank " + std::to_string(r) + ", " +
+             std::to_string(count) + " element(s))";
     });
     const T* theirs = reinterpret_cast<const T*>(slot + ReductionArea::values_offset);
     if (r == 0) {
@@ -114,10 +116,12 @@ void start_reduction(ReductionCall& call, World& world, std::span<T> values, Red
   require_mpi_running(call_name);
   WorldState& w = world_state(world);
   if (op != ReduceOp::sum && op != ReduceOp::min && op != ReduceOp::max)
-    raise(Errc::invalid_argument, std::string(call_name) + ": unknown ReduceOp " + std::to_string(static_cast<int>(op)));
+    raise(Errc::invalid_argument,
+          std::string(call_name) + ": unknown ReduceOp " + std::to_string(static_cast<int>(op)));
   if (w.reduction_pending)
     raise(Errc::state, std::string(call_name) +
-                           ": a reduction started with allreduce_start is still under way on this World; wait() for it first");
+                           ": a reduction started with allreduce_start is still under way on this World; "
+                           "wait() for it first");
   call.w = &w;
   call.values = values.data();
   call.count = values.size();
@@ -164,7 +168,8 @@ void finish_reduction(ReductionCall& call) {
     call.combine_node(call);
   } else {
     wait_request(w, call.request, [&] {
-      return "allreduce of " + std::to_string(call.count) + " element(s) through MPI_Iallreduce (did every rank call it?)";
+      return "allreduce of " + std::to_string(call.count) +
+             " element(s) through MPI_Iallreduce (did every rank call it?)";
     });
   }
 }

@@ -19,6 +19,7 @@ inline void check_mpi(int code, const char* call) {
 
 // True once MPI_Finalize has run: destructors then skip their MPI calls (freeing a window or a
 // communicator after MPI_Finalize is erroneous, and the process is ending anyway).
+// Unchecked: destructors ask, and must not throw (MPI_Finalized may be called at any time).
 inline bool mpi_finalized() noexcept {
   int finalized = 0;
   MPI_Finalized(&finalized);

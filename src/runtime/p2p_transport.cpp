@@ -35,9 +35,10 @@ class P2pTransport final : public InterNodeTransport {
  public:
   explicit P2pTransport(WorldState& world) : w_(world), sent_to_(static_cast<std::size_t>(world.size), 0) {
     check_mpi(MPI_Comm_dup(world.comm, &comm_), "MPI_Comm_dup");
-    MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+    check_mpi(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   }
 
+  // Unchecked: a destructor must not throw (the World destroys the transport while MPI runs).
   ~P2pTransport() override {
     if (w_.broken) return;  // a send to a dead peer never completes (WorldState::broken)
     for (MPI_Request& request : requests_) {
@@ -78,7 +79,7 @@ class P2pTransport final : public InterNodeTransport {
       check_mpi(MPI_Improbe(MPI_ANY_SOURCE, header_tag, comm_, &found, &message, &status), "MPI_Improbe");
       if (!found) return;
       int count = 0;
-      MPI_Get_count(&status, MPI_BYTE, &count);
+      check_mpi(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
       inbox_.resize(std::max<std::size_t>(static_cast<std::size_t>(count), sizeof(Header)));
       check_mpi(MPI_Mrecv(inbox_.data(), count, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
       receive(status.MPI_SOURCE, static_cast<std::size_t>(count));

@@ -35,7 +35,7 @@ class RmaTransport final : public InterNodeTransport {
   // Any MPI call that probes drives the progress engine, which applies incoming puts.
   void progress() override {
     int flag = 0;
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, MPI_STATUS_IGNORE);
+    check_mpi(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe");
   }
   bool needs_progress() const override { return true; }
   // Every write is complete at its target when write_notify returns.

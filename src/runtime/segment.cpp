@@ -101,6 +101,7 @@ Segment::~Segment() {
   } catch (const std::exception&) {
     // A destructor must not throw; the timeout diagnostic has already been printed.
   }
+  // Unchecked: a destructor must not throw.
   if (s.world_window != MPI_WIN_NULL) {
     MPI_Win_unlock_all(s.world_window);
     MPI_Win_free(&s.world_window);

@@ -51,9 +51,15 @@ struct AsyncTransferState {
     flushes.push_back(flush);
   }
 
+  // Frees them all before reporting the first error, so none is freed twice.
   void free_types() {
-    for (MPI_Datatype& type : types) MPI_Type_free(&type);
+    int first_error = MPI_SUCCESS;
+    for (MPI_Datatype& type : types) {
+      int freed = MPI_Type_free(&type);
+      if (first_error == MPI_SUCCESS) first_error = freed;
+    }
     types.clear();
+    check_mpi(first_error, "MPI_Type_free");
   }
 
   bool test() {

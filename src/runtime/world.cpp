@@ -150,20 +150,21 @@ World::World(MPI_Comm comm, const Settings& settings) : state_(std::make_unique<
   w.settings = settings;
   if (mpi_finalized()) require_mpi_running("World");
   int initialized = 0;
-  MPI_Initialized(&initialized);
+  check_mpi(MPI_Initialized(&initialized), "MPI_Initialized");
   if (!initialized) {
     int provided = 0;
     check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
     w.owns_mpi = true;
   }
   if (comm == MPI_COMM_NULL) raise(Errc::invalid_argument, "World: the communicator is MPI_COMM_NULL");
-  MPI_Query_thread(&w.thread_level);
+  check_mpi(MPI_Query_thread(&w.thread_level), "MPI_Query_thread");
   check_mpi(MPI_Comm_dup(comm, &w.comm), "MPI_Comm_dup");
-  MPI_Comm_set_errhandler(w.comm, MPI_ERRORS_RETURN);
+  check_mpi(MPI_Comm_set_errhandler(w.comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   check_mpi(MPI_Comm_rank(w.comm, &w.rank), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(w.comm, &w.size), "MPI_Comm_size");
   if (w.settings.ranks_per_node < 0)
-    raise(Errc::invalid_argument, "World: ranks_per_node must be >= 0, got " + std::to_string(w.settings.ranks_per_node));
+    raise(Errc::invalid_argument,
+          "World: ranks_per_node must be >= 0, got " + std::to_string(w.settings.ranks_per_node));
   discover_nodes(w);
   choose_wait_policy(w);
   if (w.node_count > 1) {
@@ -194,15 +195,12 @@ World::~World() {
     abandoned->push_back(w.reduction.release());
     return;
   }
+  // Unchecked from here: a destructor must not throw.
   w.transport.reset();
   w.reduction.reset();  // collective over the node, like the World itself
   for (MPI_Comm* c : {&w.node_comm, &w.physical_node_comm, &w.comm})
     if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
-  if (w.owns_mpi) {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (!finalized) MPI_Finalize();
-  }
+  if (w.owns_mpi) MPI_Finalize();  // not finalised yet: checked above
 }
 
 int World::rank() const noexcept { return state_->rank; }
