@@ -1,5 +1,7 @@
 // Segment: memory allocated collectively, node-shared and exposed to other nodes for one-sided
-// access, with an array of notification slots (the GASPI segment).
+// access, with an array of notification slots (the GASPI segment). Invariant of the notified write:
+// a target that sees the notification sees the data. docs/runtime.md, "Segments" and
+// "Notifications and notified writes".
 #pragma once
 
 #include <atomic>

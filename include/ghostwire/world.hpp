@@ -1,4 +1,6 @@
 // World: the processes of one communicator, grouped into nodes whose members share memory.
+// Invariant: every rank sees the same node layout (nodes numbered by their lowest rank).
+// docs/runtime.md, "World".
 #pragma once
 
 #include <mpi.h>

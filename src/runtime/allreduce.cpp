@@ -1,4 +1,7 @@
-// ghostwire::allreduce: node peers meet in shared memory (reduction_area.hpp), nodes through MPI.
+// ghostwire::allreduce and allreduce_start: node peers meet in shared memory (reduction_area.hpp),
+// nodes through MPI. Invariants: every rank combines the same values in node-rank order, so all get
+// the same bits; at most one reduction per World is under way (WorldState::reduction_pending), which
+// is what keeps the two alternating slots of a rank safe. docs/runtime.md, "Reductions".
 #include <algorithm>
 #include <atomic>
 #include <cstring>

@@ -1,3 +1,5 @@
+// MPI errors as ghostwire Errors, and the check that MPI is running (mpi_check.hpp);
+// docs/runtime.md, "Errors".
 #include "mpi_check.hpp"
 
 namespace ghostwire::detail {

@@ -1,4 +1,7 @@
-// Turns a failed MPI call into an Error naming the call and MPI's own message.
+// Turns a failed MPI call into an Error naming the call and MPI's own message. Invariants: every MPI
+// call of the runtime goes through check_mpi except in destructors (which must not throw; each says
+// so), and every transfer that may exceed an int count goes through for_each_mpi_chunk.
+// docs/runtime.md, "Errors".
 #pragma once
 
 #include <mpi.h>

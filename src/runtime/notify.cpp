@@ -1,5 +1,7 @@
-// Notified writes and notification waits. The intra-node path is a memcpy into the peer's part and a
-// release store; it is the hot path of every intra-node message, so it stays short.
+// Notified writes and notification waits, out of line (the inline fast path is in segment.hpp).
+// Invariants: a notification is stored with release after its data, so whoever reads it with
+// acquire sees the data; 0 means "not set" and is never written as a value; every argument is
+// checked before anything is written. docs/runtime.md, "Notifications and notified writes".
 #include <atomic>
 #include <cstring>
 #include <string>

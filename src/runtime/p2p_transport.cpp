@@ -2,7 +2,8 @@
 // (so the caller's buffer is free at once and no receiver progress is needed to return) and sends a
 // header; small payloads travel inside the header message, large ones follow as a second message
 // received straight into the segment. The receiver applies writes when it polls (every wait does),
-// in the order MPI's non-overtaking rule gives per sender.
+// in the order MPI's non-overtaking rule gives per sender. Invariant: a staging buffer stays with
+// its send until MPI reports it complete. docs/runtime.md, "Notifications and notified writes".
 #include <algorithm>
 #include <cstring>
 #include <string>

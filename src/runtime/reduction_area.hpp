@@ -1,6 +1,6 @@
 // The shared memory behind ghostwire::allreduce: per rank of a node, two slots (alternating
 // between calls) of an epoch word and the values, in a window over the node. Made at the first
-// allreduce (collective), freed with the World.
+// allreduce (collective), freed with the World. docs/runtime.md, "Reductions".
 #pragma once
 
 #include <mpi.h>

@@ -5,6 +5,7 @@
 // The target still has to call into MPI while it waits: UCX over TCP (and over shared memory for
 // memory it cannot map) carries puts as messages that the target's progress engine applies. A
 // target spinning on its own memory without calling MPI would wait forever.
+// docs/runtime.md, "Notifications and notified writes".
 #include <memory>
 
 #include "mpi_check.hpp"

@@ -1,3 +1,7 @@
+// Segment: creation, destruction and plain put/get. Invariants: segments are created and destroyed
+// in the same order on every rank (the id is checked collectively first, so a mismatch throws
+// everywhere instead of hanging); nobody writes into a part before its owner has cleared it (the
+// constructor ends with a barrier). docs/runtime.md, "Segments".
 #include "ghostwire/segment.hpp"
 
 #include <cstring>

@@ -1,6 +1,8 @@
 // AsyncTransfer: node peers are served at once through shared memory; other nodes through
 // request-based one-sided operations on the segment's world window (which holds a lock_all epoch
 // for its whole life), one operation per call with derived datatypes when there are several runs.
+// Invariant: a put counts as complete only after the flush that makes it visible at the target.
+// docs/dist.md, "Arrays, copy and copy_async".
 #include "ghostwire/segment_async.hpp"
 
 #include <atomic>

@@ -1,6 +1,7 @@
 // Layout of a segment: each rank's part is [notification slots | data], page aligned, allocated as
 // one MPI shared window over the node and, when there are several nodes, also exposed through a
-// window over the whole world for one-sided access from other nodes.
+// window over the whole world for one-sided access from other nodes. Invariant: peer_base is null
+// exactly for the ranks on other nodes. docs/runtime.md, "Segments".
 #pragma once
 
 #include <mpi.h>

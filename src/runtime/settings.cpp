@@ -1,3 +1,5 @@
+// Settings from the runtime's GHOSTWIRE_* environment variables. Invariant: a malformed value is an
+// error naming the variable, never a silent default. docs/runtime.md, "Environment".
 #include "ghostwire/settings.hpp"
 
 #include <cstdlib>

@@ -1,7 +1,7 @@
-// Node-shared memory: one MPI shared window over a node's communicator in which every rank's part
-// starts at the same aligned address in every process that maps it. Segments (segment.cpp) and
+// Node-shared memory: one MPI shared window over a node's communicator. Segments (segment.cpp) and
 // the reduction area (allreduce.cpp) both allocate through here. Invariant: parts[r] is aligned to
-// `alignment` and has at least the requested bytes. See docs/runtime.md, "Segments".
+// `alignment`, holds at least the requested bytes, and is the same memory in every process of the
+// node. docs/runtime.md, "Segments".
 #pragma once
 
 #include <mpi.h>

@@ -1,3 +1,4 @@
+// The end of a wait that timed out (wait.hpp); docs/runtime.md, "Waiting and timeouts".
 #include "wait.hpp"
 
 #include <cstdio>

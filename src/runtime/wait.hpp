@@ -1,5 +1,7 @@
 // Waiting: poll, spin briefly, then yield the core (ranks may outnumber cores), and give up with a
-// diagnostic after the world's timeout. Every blocking call in ghostwire waits through this.
+// diagnostic after the world's timeout. Invariant: every blocking call in ghostwire waits through
+// this, so every wait serves the transport and the owed work and can time out.
+// docs/runtime.md, "Waiting and timeouts".
 #pragma once
 
 #include <sched.h>

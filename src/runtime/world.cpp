@@ -1,3 +1,6 @@
+// World: node discovery, the wait policy, the transport; teardown. Invariants: nodes are numbered by
+// their lowest rank and every rank computes the same layout; a World whose wait timed out (broken)
+// frees nothing collectively. docs/runtime.md, "World" and "Waiting and timeouts".
 #include "ghostwire/world.hpp"
 
 #include <sched.h>
@@ -131,8 +134,7 @@ void choose_wait_policy(WorldState& w) {
   } else {
     // Oversubscribed, a wait on MPI (another node's message) polls briefly: the message may be on
     // its way, and MPI needs its calls to move it. A wait on a node peer's store yields at once:
-    // 4 ranks on 2 cores, 3-D 64^3 halo, 5.1-5.4 us per exchange against 8.3-9.8 with 64 polls
-    // (the peer was descheduled on this core), while between hosts 64 polls measured faster.
+    // the peer may need this very core (figures: docs/BENCHMARKS.md, "What was tried").
     const bool oversubscribed = w.machine_ranks > w.cores;
     w.spin_polls = oversubscribed ? 64 : (1u << 16);
     w.peer_spin_polls = oversubscribed ? 0 : w.spin_polls;

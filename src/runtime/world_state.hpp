@@ -1,5 +1,6 @@
 // What a World knows: communicators, the node layout, the segments it owns and its inter-node
-// transport. Internal to ghostwire.
+// transport. Internal to ghostwire: reached only through detail::world_state. docs/runtime.md,
+// "World".
 #pragma once
 
 #include <mpi.h>

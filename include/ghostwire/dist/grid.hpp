@@ -13,7 +13,7 @@
 // (global_box(), pattern().team().coords(rank)), not by rank.
 //
 // Constructing and destroying a grid is collective. Local indices are not range-checked (they
-// are the hot path); global ones are.
+// are the hot path); global ones are. docs/dist.md, "Grids".
 #pragma once
 
 #include <array>
