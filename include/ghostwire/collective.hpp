@@ -10,6 +10,7 @@
 // Node peers publish their values in shared memory and every rank combines them itself, in rank
 // order; across nodes, each node's first rank combines its node and the node results go through
 // MPI_Allreduce. Every rank gets the same bits, on every run with the same ranks and nodes.
+// docs/runtime.md, "Reductions".
 #pragma once
 
 #include <cstdint>

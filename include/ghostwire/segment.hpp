@@ -1,5 +1,7 @@
 // Segment: memory allocated collectively, node-shared and exposed to other nodes for one-sided
-// access, with an array of notification slots (the GASPI segment).
+// access, with an array of notification slots (the GASPI segment). Invariant of the notified write:
+// a target that sees the notification sees the data. docs/runtime.md, "Segments" and
+// "Notifications and notified writes".
 #pragma once
 
 #include <atomic>
@@ -16,8 +18,14 @@ namespace ghostwire {
 using NotificationId = std::uint32_t;
 using NotificationValue = std::uint32_t;
 
+class Segment;
+
 namespace detail {
 struct SegmentState;
+// The library's own way to a Segment's internals (defined in src/runtime/segment_state.hpp); not
+// part of the public API.
+inline SegmentState& segment_state(Segment& segment) noexcept;
+inline const SegmentState& segment_state(const Segment& segment) noexcept;
 
 // What the inline intra-node path of a notified write needs, copied out of the segment's state
 // so the common case is a few compares, a memcpy and a release store (no call into the library).
@@ -64,10 +72,11 @@ class Segment {
   void put(int target, std::size_t offset, const void* source, std::size_t bytes);
   void get(int target, std::size_t offset, void* destination, std::size_t bytes) const;
 
-  detail::SegmentState& state() noexcept { return *state_; }
   const detail::SegmentFastPath& fast_path() const noexcept { return fast_; }
 
  private:
+  friend detail::SegmentState& detail::segment_state(Segment&) noexcept;
+  friend const detail::SegmentState& detail::segment_state(const Segment&) noexcept;
   std::unique_ptr<detail::SegmentState> state_;
   detail::SegmentFastPath fast_;
 };

@@ -8,6 +8,7 @@
 // Remote targets must make MPI progress for the transfer to finish (over TCP, a put or get is
 // served by the target's progress engine): a target waiting in any ghostwire call or MPI call
 // does; one computing without calling MPI delays the transfer until it does.
+// docs/dist.md, "Arrays, copy and copy_async".
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,6 @@
 // World: the processes of one communicator, grouped into nodes whose members share memory.
+// Invariant: every rank sees the same node layout (nodes numbered by their lowest rank).
+// docs/runtime.md, "World".
 #pragma once
 
 #include <mpi.h>
@@ -11,9 +13,15 @@
 
 namespace ghostwire {
 
+class World;
+
 namespace detail {
 struct WorldState;
-}
+// The library's own way to a World's internals (defined in src/runtime/world_state.hpp); not part
+// of the public API.
+inline WorldState& world_state(World& world) noexcept;
+inline const WorldState& world_state(const World& world) noexcept;
+}  // namespace detail
 
 class World {
  public:
@@ -55,10 +63,9 @@ class World {
   // "rank 3 (node 1, node rank 1)": for messages.
   std::string where() const;
 
-  detail::WorldState& state() noexcept { return *state_; }
-  const detail::WorldState& state() const noexcept { return *state_; }
-
  private:
+  friend detail::WorldState& detail::world_state(World&) noexcept;
+  friend const detail::WorldState& detail::world_state(const World&) noexcept;
   std::unique_ptr<detail::WorldState> state_;
 };
 

@@ -45,7 +45,7 @@ GlobalAddress array_address(const PatternCore& pattern, Segment& segment, std::s
   return a;
 }
 
-const HaloSpec* halo_of(const GridBase& grid) noexcept { return &grid.state().halo; }
+const HaloSpec* halo_of(const GridBase& grid) noexcept { return &grid_state(grid).halo; }
 
 void check_buffer_range(const void* first, const void* last, const char* call) {
   if (static_cast<const std::byte*>(last) < static_cast<const std::byte*>(first))

@@ -18,7 +18,7 @@ void allgather_bytes(World& world, const void* mine, std::size_t bytes, void* al
   const int count = static_cast<int>(bytes);
   MPI_Request request = MPI_REQUEST_NULL;
   check_mpi(MPI_Iallgather(mine, count, MPI_BYTE, all, count, MPI_BYTE, world.comm(), &request), "MPI_Iallgather");
-  wait_request(world.state(), request, "reduce: every rank's part (some rank has not called reduce)");
+  wait_request(detail::world_state(world), request, "reduce: every rank's part (some rank has not called reduce)");
 }
 
 void require_same_pattern(const PatternCore& a, const PatternCore& b, const char* call, const char* first,

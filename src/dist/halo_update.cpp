@@ -246,7 +246,7 @@ HaloUpdate::HaloUpdate(std::span<const HaloPart> parts, HaloMessages messages)
     raise(Errc::invalid_argument, "HaloUpdate: unknown HaloMessages value " + std::to_string(static_cast<int>(messages)));
   for (std::size_t g = 0; g < parts.size(); ++g) {
     if (!parts[g].grid) raise(Errc::invalid_argument, "HaloUpdate: grid " + std::to_string(g) + " is null");
-    u.grids.push_back(&parts[g].grid->state());
+    u.grids.push_back(&detail::grid_state(*parts[g].grid));
     u.depths.push_back(parts[g].depth);
   }
   u.messages = messages;

@@ -75,7 +75,7 @@ Plan::Plan(World& world, std::span<const int> neighbours, std::size_t channels)
   detail::require_mpi_running("Plan");
   PlanState& p = *state_;
   p.world = &world;
-  p.w = &world.state();
+  p.w = &detail::world_state(world);
   p.id = p.w->next_plan_id++;
   p.single_thread_use = p.w->thread_level < MPI_THREAD_MULTIPLE;
   if (channels == 0) raise(Errc::invalid_argument, "Plan: channels is 0; a plan needs at least one channel");

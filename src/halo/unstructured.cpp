@@ -20,7 +20,7 @@ constexpr const char* context = "make_unstructured_plan";
 // The arguments, each named as the caller wrote it.
 void check_arguments(World& world, const Segment& owned, std::size_t owned_offset_bytes, std::size_t owned_count,
                      const void* ghosts, const GhostMap& map, std::size_t element_size) {
-  WorldState& w = world.state();
+  WorldState& w = detail::world_state(world);
   std::vector<std::string> problems;
   const std::size_t ghost_entries = std::min(map.owner.size(), map.index.size());
   if (element_size == 0) problems.push_back("element_size is 0");
@@ -38,7 +38,7 @@ void check_arguments(World& world, const Segment& owned, std::size_t owned_offse
 // How many ghost entries this rank wants from each rank, after checking every entry against the
 // owners' counts.
 std::vector<int> ghosts_per_owner(World& world, std::size_t owned_count, const GhostMap& map) {
-  WorldState& w = world.state();
+  WorldState& w = detail::world_state(world);
   const auto p = static_cast<std::size_t>(world.size());
   std::vector<std::string> problems;
   if (map.owner.size() != map.index.size())
@@ -77,7 +77,7 @@ struct Requests {
 };
 
 Requests exchange_requests(World& world, const GhostMap& map, std::vector<int> to) {
-  WorldState& w = world.state();
+  WorldState& w = detail::world_state(world);
   const auto p = static_cast<std::size_t>(world.size());
   Requests r{std::move(to), std::vector<int>(p, 0), std::vector<int>(p, 0), {}, std::vector<std::vector<std::size_t>>(p)};
   MPI_Request request;

@@ -1,13 +1,18 @@
-// ghostwire::allreduce: node peers meet in shared memory (reduction_area.hpp), nodes through MPI.
+// ghostwire::allreduce and allreduce_start: node peers meet in shared memory (reduction_area.hpp),
+// nodes through MPI. Invariants: every rank combines the same values in node-rank order, so all get
+// the same bits; at most one reduction per World is under way (WorldState::reduction_pending), which
+// is what keeps the two alternating slots of a rank safe. docs/runtime.md, "Reductions".
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "ghostwire/collective.hpp"
 #include "ghostwire/error.hpp"
 #include "mpi_check.hpp"
 #include "reduction_area.hpp"
+#include "shared_window.hpp"
 #include "wait.hpp"
 #include "world_state.hpp"
 
@@ -15,30 +20,19 @@ namespace ghostwire {
 namespace detail {
 
 ReductionArea::ReductionArea(WorldState& w) {
-  void* base = nullptr;
-  check_mpi(MPI_Win_allocate_shared(static_cast<MPI_Aint>(part_bytes + line), 1, MPI_INFO_NULL, w.node_comm, &base,
-                                    &window),
-            "MPI_Win_allocate_shared");
-  parts = new std::byte*[static_cast<std::size_t>(w.node_size)];
-  for (int r = 0; r < w.node_size; ++r) {
-    MPI_Aint size = 0;
-    int unit = 0;
-    void* peer = nullptr;
-    check_mpi(MPI_Win_shared_query(window, r, &size, &unit, &peer), "MPI_Win_shared_query");
-    // Mappings keep the offset within a page, so every process aligns a part to the same bytes.
-    auto address = reinterpret_cast<std::uintptr_t>(peer);
-    parts[r] = reinterpret_cast<std::byte*>((address + line - 1) / line * line);
-  }
-  std::memset(parts[w.node_rank], 0, part_bytes);  // epochs start at 0: nothing published
+  NodeSharedWindow shared = allocate_node_shared(w.node_comm, part_bytes, line, false);
+  window = shared.window;
+  parts = std::move(shared.parts);
+  std::memset(parts[static_cast<std::size_t>(w.node_rank)], 0, part_bytes);  // epochs start at 0: nothing published
   check_mpi(MPI_Comm_split(w.comm, w.node_rank == 0 ? 0 : MPI_UNDEFINED, w.rank, &leaders), "MPI_Comm_split");
   // Nobody may look at a part before its owner has cleared it.
   check_mpi(MPI_Barrier(w.node_comm), "MPI_Barrier");
 }
 
+// Unchecked: a destructor must not throw, and the World frees the area only while MPI runs.
 ReductionArea::~ReductionArea() {
   if (leaders != MPI_COMM_NULL) MPI_Comm_free(&leaders);
   if (window != MPI_WIN_NULL) MPI_Win_free(&window);
-  delete[] parts;
 }
 
 // One reduction under way: where its values are, and how far it got.
@@ -98,8 +92,9 @@ void combine_node_values(ReductionCall& call) {
   for (int r = 0; r < w.node_size; ++r) {
     std::byte* slot = area.slot(r, parity);
     wait_until(w, [&] { return published(slot, epoch); }, [&] {
-      return "allreduce " + std::to_string(epoch) + ": the values of rank " + std::to_string(w.node_ranks[static_cast<std::size_t>(r)]) +
-             " (node rank " + std::to_string(r) + ", " + std::to_string(count) + " element(s))";
+      return "allreduce " + std::to_string(epoch) + ": the values of rank " +
+             std::to_string(w.node_ranks[static_cast<std::size_t>(r)]) + " (node rank " + std::to_string(r) + ", " +
+             std::to_string(count) + " element(s))";
     });
     const T* theirs = reinterpret_cast<const T*>(slot + ReductionArea::values_offset);
     if (r == 0) {
@@ -122,12 +117,14 @@ template <class T>
 void start_reduction(ReductionCall& call, World& world, std::span<T> values, ReduceOp op, MPI_Datatype type,
                      const char* call_name, bool blocking) {
   require_mpi_running(call_name);
-  WorldState& w = world.state();
+  WorldState& w = world_state(world);
   if (op != ReduceOp::sum && op != ReduceOp::min && op != ReduceOp::max)
-    raise(Errc::invalid_argument, std::string(call_name) + ": unknown ReduceOp " + std::to_string(static_cast<int>(op)));
+    raise(Errc::invalid_argument,
+          std::string(call_name) + ": unknown ReduceOp " + std::to_string(static_cast<int>(op)));
   if (w.reduction_pending)
     raise(Errc::state, std::string(call_name) +
-                           ": a reduction started with allreduce_start is still under way on this World; wait() for it first");
+                           ": a reduction started with allreduce_start is still under way on this World; "
+                           "wait() for it first");
   call.w = &w;
   call.values = values.data();
   call.count = values.size();
@@ -174,7 +171,8 @@ void finish_reduction(ReductionCall& call) {
     call.combine_node(call);
   } else {
     wait_request(w, call.request, [&] {
-      return "allreduce of " + std::to_string(call.count) + " element(s) through MPI_Iallreduce (did every rank call it?)";
+      return "allreduce of " + std::to_string(call.count) +
+             " element(s) through MPI_Iallreduce (did every rank call it?)";
     });
   }
 }

@@ -1,3 +1,5 @@
+// MPI errors as ghostwire Errors, and the check that MPI is running (mpi_check.hpp);
+// docs/runtime.md, "Errors".
 #include "mpi_check.hpp"
 
 namespace ghostwire::detail {
@@ -11,8 +13,8 @@ void raise_mpi_error(int code, const char* call) {
 
 void require_mpi_running(const char* call) {
   int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
+  check_mpi(MPI_Initialized(&initialized), "MPI_Initialized");
+  check_mpi(MPI_Finalized(&finalized), "MPI_Finalized");
   if (finalized)
     raise(Errc::state, std::string(call) +
                            ": MPI is already finalised (MPI_Finalize was called); ghostwire calls must come "

@@ -1,5 +1,7 @@
-// Notified writes and notification waits. The intra-node path is a memcpy into the peer's part and a
-// release store; it is the hot path of every intra-node message, so it stays short.
+// Notified writes and notification waits, out of line (the inline fast path is in segment.hpp).
+// Invariants: a notification is stored with release after its data, so whoever reads it with
+// acquire sees the data; 0 means "not set" and is never written as a value; every argument is
+// checked before anything is written. docs/runtime.md, "Notifications and notified writes".
 #include <atomic>
 #include <cstring>
 #include <string>
@@ -56,33 +58,34 @@ namespace detail {
 void write_notify_segment_general(const Segment& source, std::size_t source_offset, int target, Segment& destination,
                                   std::size_t destination_offset, std::size_t bytes, NotificationId id,
                                   NotificationValue value) {
-  const SegmentState& s = const_cast<Segment&>(source).state();
+  const SegmentState& s = segment_state(source);
   check_range(s, s.w->rank, source_offset, bytes, "write_notify (source)");
-  deliver(s.data() + source_offset, target, destination.state(), destination_offset, bytes, id, value, "write_notify");
+  deliver(s.data() + source_offset, target, segment_state(destination), destination_offset, bytes, id, value,
+          "write_notify");
 }
 
 void write_notify_general(const void* source, int target, Segment& destination, std::size_t destination_offset,
                           std::size_t bytes, NotificationId id, NotificationValue value) {
   if (source == nullptr && bytes > 0)
     raise(Errc::invalid_argument, "write_notify: source is null but bytes is " + std::to_string(bytes));
-  deliver(source, target, destination.state(), destination_offset, bytes, id, value, "write_notify");
+  deliver(source, target, segment_state(destination), destination_offset, bytes, id, value, "write_notify");
 }
 
 }  // namespace detail
 
 void notify(int target, Segment& destination, NotificationId id, NotificationValue value) {
-  detail::deliver(nullptr, target, destination.state(), 0, 0, id, value, "notify");
+  detail::deliver(nullptr, target, detail::segment_state(destination), 0, 0, id, value, "notify");
 }
 
 NotificationValue notify_test(Segment& segment, NotificationId id) {
-  detail::SegmentState& s = segment.state();
+  detail::SegmentState& s = detail::segment_state(segment);
   detail::check_notification(s, id, "notify_test");
   if (s.w->needs_progress) s.w->progress();
   return detail::take(s.notifications() + id);
 }
 
 NotificationValue detail::notify_wait_general(Segment& segment, NotificationId id) {
-  detail::SegmentState& s = segment.state();
+  detail::SegmentState& s = detail::segment_state(segment);
   detail::check_notification(s, id, "notify_wait");
   std::uint32_t* slot = s.notifications() + id;
   NotificationValue value = 0;
@@ -92,7 +95,7 @@ NotificationValue detail::notify_wait_general(Segment& segment, NotificationId i
 }
 
 Notification notify_waitsome(Segment& segment, NotificationId first, std::size_t count) {
-  detail::SegmentState& s = segment.state();
+  detail::SegmentState& s = detail::segment_state(segment);
   if (count == 0) raise(Errc::invalid_argument, "notify_waitsome: count is 0, so nothing could ever arrive");
   detail::check_notification(s, first, "notify_waitsome");
   if (first + count > s.notification_count)
@@ -117,7 +120,7 @@ Notification notify_waitsome(Segment& segment, NotificationId first, std::size_t
 }
 
 NotificationValue notify_reset(Segment& segment, NotificationId id) {
-  detail::SegmentState& s = segment.state();
+  detail::SegmentState& s = detail::segment_state(segment);
   detail::check_notification(s, id, "notify_reset");
   return std::atomic_ref<std::uint32_t>(s.notifications()[id]).exchange(0, std::memory_order_acq_rel);
 }

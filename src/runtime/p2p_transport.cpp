@@ -2,7 +2,8 @@
 // (so the caller's buffer is free at once and no receiver progress is needed to return) and sends a
 // header; small payloads travel inside the header message, large ones follow as a second message
 // received straight into the segment. The receiver applies writes when it polls (every wait does),
-// in the order MPI's non-overtaking rule gives per sender.
+// in the order MPI's non-overtaking rule gives per sender. Invariant: a staging buffer stays with
+// its send until MPI reports it complete. docs/runtime.md, "Notifications and notified writes".
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -35,9 +36,10 @@ class P2pTransport final : public InterNodeTransport {
  public:
   explicit P2pTransport(WorldState& world) : w_(world), sent_to_(static_cast<std::size_t>(world.size), 0) {
     check_mpi(MPI_Comm_dup(world.comm, &comm_), "MPI_Comm_dup");
-    MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+    check_mpi(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   }
 
+  // Unchecked: a destructor must not throw (the World destroys the transport while MPI runs).
   ~P2pTransport() override {
     if (w_.broken) return;  // a send to a dead peer never completes (WorldState::broken)
     for (MPI_Request& request : requests_) {
@@ -59,12 +61,11 @@ class P2pTransport final : public InterNodeTransport {
       StagingPool::Buffer payload = pool_.acquire(bytes);
       std::memcpy(payload.bytes.get(), source, bytes);
       const std::byte* start = payload.bytes.get();
-      for (std::size_t done = 0; done < bytes; done += max_mpi_chunk) {
-        std::size_t piece = std::min(max_mpi_chunk, bytes - done);
-        bool last = done + piece >= bytes;
+      for_each_mpi_chunk(bytes, [&](std::size_t done, int piece) {
+        bool last = done + static_cast<std::size_t>(piece) >= bytes;
         // The pool buffer is handed over with the last piece, so it is released when all are sent.
         send_piece(start + done, piece, target, last ? std::move(payload) : StagingPool::Buffer{});
-      }
+      });
     }
     ++sent_to_[static_cast<std::size_t>(target)];
     complete_sends();
@@ -79,7 +80,7 @@ class P2pTransport final : public InterNodeTransport {
       check_mpi(MPI_Improbe(MPI_ANY_SOURCE, header_tag, comm_, &found, &message, &status), "MPI_Improbe");
       if (!found) return;
       int count = 0;
-      MPI_Get_count(&status, MPI_BYTE, &count);
+      check_mpi(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
       inbox_.resize(std::max<std::size_t>(static_cast<std::size_t>(count), sizeof(Header)));
       check_mpi(MPI_Mrecv(inbox_.data(), count, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
       receive(status.MPI_SOURCE, static_cast<std::size_t>(count));
@@ -111,9 +112,9 @@ class P2pTransport final : public InterNodeTransport {
     track(request, std::move(buffer));
   }
 
-  void send_piece(const std::byte* start, std::size_t bytes, int target, StagingPool::Buffer&& owner) {
+  void send_piece(const std::byte* start, int bytes, int target, StagingPool::Buffer&& owner) {
     MPI_Request request;
-    check_mpi(MPI_Isend(start, static_cast<int>(bytes), MPI_BYTE, target, data_tag, comm_, &request), "MPI_Isend");
+    check_mpi(MPI_Isend(start, bytes, MPI_BYTE, target, data_tag, comm_, &request), "MPI_Isend");
     track(request, std::move(owner));
   }
 
@@ -170,11 +171,10 @@ class P2pTransport final : public InterNodeTransport {
       if (header.bytes) std::memcpy(destination, inbox_.data() + sizeof header, header.bytes);
     } else {
       // The data message was sent right after the header, so this receive completes.
-      for (std::size_t done = 0; done < header.bytes; done += max_mpi_chunk) {
-        int piece = static_cast<int>(std::min<std::size_t>(max_mpi_chunk, header.bytes - done));
+      for_each_mpi_chunk(header.bytes, [&](std::size_t done, int piece) {
         check_mpi(MPI_Recv(destination + done, piece, MPI_BYTE, source, data_tag, comm_, MPI_STATUS_IGNORE),
                   "MPI_Recv");
-      }
+      });
     }
     store_notification(d.notifications() + header.id, header.value);
     ++received_;

@@ -1,12 +1,13 @@
 // The shared memory behind ghostwire::allreduce: per rank of a node, two slots (alternating
 // between calls) of an epoch word and the values, in a window over the node. Made at the first
-// allreduce (collective), freed with the World.
+// allreduce (collective), freed with the World. docs/runtime.md, "Reductions".
 #pragma once
 
 #include <mpi.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace ghostwire::detail {
 
@@ -24,7 +25,7 @@ struct ReductionArea {
 
   MPI_Win window = MPI_WIN_NULL;
   MPI_Comm leaders = MPI_COMM_NULL;  // the first rank of every node (null on the others)
-  std::byte** parts = nullptr;       // by node rank
+  std::vector<std::byte*> parts;     // by node rank
   std::uint64_t epoch = 0;           // calls so far
 
   explicit ReductionArea(WorldState& world);
@@ -33,7 +34,9 @@ struct ReductionArea {
   ReductionArea& operator=(const ReductionArea&) = delete;
 
   // Slot `which` (0, 1: contributions; 2, 3: the node result) of node rank `node_rank`.
-  std::byte* slot(int node_rank, int which) const { return parts[node_rank] + static_cast<std::size_t>(which) * slot_bytes; }
+  std::byte* slot(int node_rank, int which) const {
+    return parts[static_cast<std::size_t>(node_rank)] + static_cast<std::size_t>(which) * slot_bytes;
+  }
 };
 
 }  // namespace ghostwire::detail

@@ -5,7 +5,8 @@
 // The target still has to call into MPI while it waits: UCX over TCP (and over shared memory for
 // memory it cannot map) carries puts as messages that the target's progress engine applies. A
 // target spinning on its own memory without calling MPI would wait forever.
-#include <algorithm>
+// docs/runtime.md, "Notifications and notified writes".
+#include <memory>
 
 #include "mpi_check.hpp"
 #include "segment_state.hpp"
@@ -21,12 +22,11 @@ class RmaTransport final : public InterNodeTransport {
   void write_notify(const void* source, int target, SegmentState& d, std::size_t offset, std::size_t bytes,
                     NotificationId id, NotificationValue value) override {
     const auto* bytes_in = static_cast<const std::byte*>(source);
-    for (std::size_t done = 0; done < bytes; done += max_mpi_chunk) {
-      int piece = static_cast<int>(std::min(max_mpi_chunk, bytes - done));
+    for_each_mpi_chunk(bytes, [&](std::size_t done, int piece) {
       check_mpi(MPI_Put(bytes_in + done, piece, MPI_BYTE, target, static_cast<MPI_Aint>(d.data_offset + offset + done),
                         piece, MPI_BYTE, d.world_window),
                 "MPI_Put");
-    }
+    });
     if (bytes) check_mpi(MPI_Win_flush(target, d.world_window), "MPI_Win_flush");
     check_mpi(MPI_Put(&value, 1, MPI_UINT32_T, target, static_cast<MPI_Aint>(id * sizeof(std::uint32_t)), 1,
                       MPI_UINT32_T, d.world_window),
@@ -36,7 +36,7 @@ class RmaTransport final : public InterNodeTransport {
   // Any MPI call that probes drives the progress engine, which applies incoming puts.
   void progress() override {
     int flag = 0;
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, MPI_STATUS_IGNORE);
+    check_mpi(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe");
   }
   bool needs_progress() const override { return true; }
   // Every write is complete at its target when write_notify returns.

@@ -1,3 +1,7 @@
+// Segment: creation, destruction and plain put/get. Invariants: segments are created and destroyed
+// in the same order on every rank (the id is checked collectively first, so a mismatch throws
+// everywhere instead of hanging); nobody writes into a part before its owner has cleared it (the
+// constructor ends with a barrier). docs/runtime.md, "Segments".
 #include "ghostwire/segment.hpp"
 
 #include <cstring>
@@ -6,6 +10,7 @@
 #include "ghostwire/error.hpp"
 #include "mpi_check.hpp"
 #include "segment_state.hpp"
+#include "shared_window.hpp"
 #include "transport.hpp"
 #include "wait.hpp"
 
@@ -39,7 +44,7 @@ Segment::Segment(World& world, std::size_t bytes, std::size_t notification_count
   using namespace detail;
   require_mpi_running("Segment");
   SegmentState& s = *state_;
-  WorldState& w = world.state();
+  WorldState& w = world_state(world);
   s.world = &world;
   s.w = &w;
   s.id = static_cast<int>(w.segments.size());
@@ -53,18 +58,10 @@ Segment::Segment(World& world, std::size_t bytes, std::size_t notification_count
   s.data_offset = round_up(notification_count * sizeof(std::uint32_t), page_bytes);
   std::size_t part_bytes = s.data_offset + round_up(bytes, page_bytes);
 
-  MPI_Info info;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "alloc_shared_noncontig", "true");
-  void* base = nullptr;
-  // One page more than needed: MPI does not promise page alignment, so each part starts at the
-  // first page boundary inside its allocation. Mappings preserve the offset within a page, so
-  // every process computes the same boundary for a peer's part.
-  int rc = MPI_Win_allocate_shared(static_cast<MPI_Aint>(part_bytes + page_bytes), 1, info, w.node_comm, &base,
-                                   &s.shared_window);
-  MPI_Info_free(&info);
-  check_mpi(rc, "MPI_Win_allocate_shared");
-  s.base = page_align(static_cast<std::byte*>(base));
+  // Every part starts on a page of its own (noncontiguous), so its owner's first touch places it.
+  NodeSharedWindow shared = allocate_node_shared(w.node_comm, part_bytes, page_bytes, true);
+  s.shared_window = shared.window;
+  s.base = shared.parts[static_cast<std::size_t>(w.node_rank)];
   // The owner touches its part first (NUMA placement) and clears stale notifications.
   std::memset(s.base, 0, part_bytes);
 
@@ -74,14 +71,9 @@ Segment::Segment(World& world, std::size_t bytes, std::size_t notification_count
   s.sizes.assign(all.begin(), all.end());
 
   s.peer_base.assign(static_cast<std::size_t>(w.size), nullptr);
-  for (int local = 0; local < w.node_size; ++local) {
-    MPI_Aint size = 0;
-    int unit = 0;
-    void* peer = nullptr;
-    check_mpi(MPI_Win_shared_query(s.shared_window, local, &size, &unit, &peer), "MPI_Win_shared_query");
+  for (int local = 0; local < w.node_size; ++local)
     s.peer_base[static_cast<std::size_t>(w.node_ranks[static_cast<std::size_t>(local)])] =
-        page_align(static_cast<std::byte*>(peer));
-  }
+        shared.parts[static_cast<std::size_t>(local)];
 
   if (w.node_count > 1) {
     check_mpi(MPI_Win_create(s.base, static_cast<MPI_Aint>(part_bytes), 1, MPI_INFO_NULL, w.comm, &s.world_window),
@@ -113,6 +105,7 @@ Segment::~Segment() {
   } catch (const std::exception&) {
     // A destructor must not throw; the timeout diagnostic has already been printed.
   }
+  // Unchecked: a destructor must not throw.
   if (s.world_window != MPI_WIN_NULL) {
     MPI_Win_unlock_all(s.world_window);
     MPI_Win_free(&s.world_window);
@@ -160,10 +153,9 @@ void check_range(const SegmentState& s, int rank, std::size_t offset, std::size_
 // One-sided transfer through the world window in pieces MPI's int counts can describe.
 template <class Transfer>
 void rma_in_chunks(const SegmentState& s, int rank, std::size_t offset, std::size_t bytes, Transfer&& transfer) {
-  for (std::size_t done = 0; done < bytes; done += max_mpi_chunk) {
-    std::size_t piece = std::min(max_mpi_chunk, bytes - done);
-    transfer(done, static_cast<MPI_Aint>(s.data_offset + offset + done), static_cast<int>(piece));
-  }
+  for_each_mpi_chunk(bytes, [&](std::size_t done, int piece) {
+    transfer(done, static_cast<MPI_Aint>(s.data_offset + offset + done), piece);
+  });
   check_mpi(MPI_Win_flush(rank, s.world_window), "MPI_Win_flush");
 }
 

@@ -1,6 +1,8 @@
 // AsyncTransfer: node peers are served at once through shared memory; other nodes through
 // request-based one-sided operations on the segment's world window (which holds a lock_all epoch
 // for its whole life), one operation per call with derived datatypes when there are several runs.
+// Invariant: a put counts as complete only after the flush that makes it visible at the target.
+// docs/dist.md, "Arrays, copy and copy_async".
 #include "ghostwire/segment_async.hpp"
 
 #include <atomic>
@@ -51,9 +53,15 @@ struct AsyncTransferState {
     flushes.push_back(flush);
   }
 
+  // Frees them all before reporting the first error, so none is freed twice.
   void free_types() {
-    for (MPI_Datatype& type : types) MPI_Type_free(&type);
+    int first_error = MPI_SUCCESS;
+    for (MPI_Datatype& type : types) {
+      int freed = MPI_Type_free(&type);
+      if (first_error == MPI_SUCCESS) first_error = freed;
+    }
     types.clear();
+    check_mpi(first_error, "MPI_Type_free");
   }
 
   bool test() {
@@ -106,17 +114,16 @@ struct AsyncTransferState {
     };
     std::size_t batch_bytes = 0;
     for (const TransferRun& run : runs) {
-      for (std::size_t done = 0; done < run.bytes; done += max_mpi_chunk) {
-        std::size_t piece = std::min(max_mpi_chunk, run.bytes - done);
-        if (batch_bytes + piece > max_mpi_chunk || lengths.size() >= (std::size_t{1} << 20)) {
+      for_each_mpi_chunk(run.bytes, [&](std::size_t done, int piece) {
+        if (batch_bytes + static_cast<std::size_t>(piece) > max_mpi_chunk || lengths.size() >= (std::size_t{1} << 20)) {
           flush_batch();
           batch_bytes = 0;
         }
-        lengths.push_back(static_cast<int>(piece));
+        lengths.push_back(piece);
         local_displacements.push_back(static_cast<MPI_Aint>(run.local_offset + done));
         remote_displacements.push_back(static_cast<MPI_Aint>(s.data_offset + run.remote_offset + done));
-        batch_bytes += piece;
-      }
+        batch_bytes += static_cast<std::size_t>(piece);
+      });
     }
     flush_batch();
   }
@@ -144,7 +151,7 @@ std::string describe_wait(const AsyncTransferState& a) {
 }  // namespace detail
 
 AsyncTransfer::AsyncTransfer(World& world) : state_(std::make_unique<detail::AsyncTransferState>()) {
-  state_->w = &world.state();
+  state_->w = &detail::world_state(world);
 }
 
 AsyncTransfer::~AsyncTransfer() {
@@ -173,7 +180,7 @@ AsyncTransfer& AsyncTransfer::operator=(AsyncTransfer&& other) noexcept {
 
 void AsyncTransfer::get(const Segment& segment, int rank, std::span<const TransferRun> runs, void* local) {
   using namespace detail;
-  const SegmentState& s = const_cast<Segment&>(segment).state();
+  const SegmentState& s = segment_state(segment);
   check_runs(s, rank, runs, "AsyncTransfer::get");
   auto* out = static_cast<std::byte*>(local);
   if (const std::byte* peer = s.peer_base[static_cast<std::size_t>(rank)]) {
@@ -195,7 +202,7 @@ void AsyncTransfer::get(const Segment& segment, int rank, std::span<const Transf
 
 void AsyncTransfer::put(Segment& segment, int rank, std::span<const TransferRun> runs, const void* local) {
   using namespace detail;
-  const SegmentState& s = segment.state();
+  const SegmentState& s = segment_state(segment);
   check_runs(s, rank, runs, "AsyncTransfer::put");
   const auto* in = static_cast<const std::byte*>(local);
   if (std::byte* peer = s.peer_base[static_cast<std::size_t>(rank)]) {

@@ -1,6 +1,7 @@
 // Layout of a segment: each rank's part is [notification slots | data], page aligned, allocated as
 // one MPI shared window over the node and, when there are several nodes, also exposed through a
-// window over the whole world for one-sided access from other nodes.
+// window over the whole world for one-sided access from other nodes. Invariant: peer_base is null
+// exactly for the ranks on other nodes. docs/runtime.md, "Segments".
 #pragma once
 
 #include <mpi.h>
@@ -21,11 +22,6 @@ inline std::size_t round_up(std::size_t value, std::size_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
-inline std::byte* page_align(std::byte* pointer) {
-  auto address = reinterpret_cast<std::uintptr_t>(pointer);
-  return pointer + (round_up(address, page_bytes) - address);
-}
-
 struct SegmentState {
   World* world = nullptr;
   WorldState* w = nullptr;
@@ -40,10 +36,12 @@ struct SegmentState {
 
   std::byte* data() const noexcept { return base + data_offset; }
   std::uint32_t* notifications() const noexcept { return reinterpret_cast<std::uint32_t*>(base); }
-  std::uint32_t* notifications_of(int rank) const noexcept {
-    return reinterpret_cast<std::uint32_t*>(peer_base[static_cast<std::size_t>(rank)]);
-  }
 };
+
+// Declared in the public header as Segment's friends, defined only here: internal code reaches the
+// state, users cannot.
+inline SegmentState& segment_state(Segment& segment) noexcept { return *segment.state_; }
+inline const SegmentState& segment_state(const Segment& segment) noexcept { return *segment.state_; }
 
 // Throws out_of_range unless [offset, offset + bytes) lies in `rank`'s part.
 void check_range(const SegmentState& s, int rank, std::size_t offset, std::size_t bytes, const char* call);

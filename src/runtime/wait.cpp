@@ -21,7 +21,7 @@ void wait_timed_out(WorldState& world, const std::string& what) {
   }
   std::fprintf(stderr, "%s\n", message.str().c_str());
   std::fflush(stderr);
-  MPI_Abort(world.comm, 124);
+  MPI_Abort(world.comm, 124);  // unchecked: it does not return, and if it fails there is nothing left to report
   std::abort();  // MPI_Abort does not return; this keeps [[noreturn]] honest if it does
 }
 

@@ -1,5 +1,7 @@
 // Waiting: poll, spin briefly, then yield the core (ranks may outnumber cores), and give up with a
-// diagnostic after the world's timeout. Every blocking call in ghostwire waits through this.
+// diagnostic after the world's timeout. Invariant: every blocking call in ghostwire waits through
+// this, so every wait serves the transport and the owed work and can time out.
+// docs/runtime.md, "Waiting and timeouts".
 #pragma once
 
 #include <sched.h>
@@ -31,7 +33,6 @@ inline void cpu_relax() noexcept {
 
 class Waiter {
  public:
-  explicit Waiter(WorldState& world) noexcept : Waiter(world, world.spin_polls) {}
   // `spin_polls`: polls before the first yield (the world's, or its peer_spin_polls for waits on
   // node peers only).
   Waiter(WorldState& world, std::uint64_t spin_polls) noexcept : world_(world), spin_polls_(spin_polls) {}

@@ -1,3 +1,6 @@
+// World: node discovery, the wait policy, the transport; teardown. Invariants: nodes are numbered by
+// their lowest rank and every rank computes the same layout; a World whose wait timed out (broken)
+// frees nothing collectively. docs/runtime.md, "World" and "Waiting and timeouts".
 #include "ghostwire/world.hpp"
 
 #include <sched.h>
@@ -49,7 +52,6 @@ namespace {
 void discover_nodes(WorldState& w) {
   check_mpi(MPI_Comm_split_type(w.comm, MPI_COMM_TYPE_SHARED, w.rank, MPI_INFO_NULL, &w.physical_node_comm),
             "MPI_Comm_split_type");
-  check_mpi(MPI_Comm_size(w.physical_node_comm, &w.physical_node_size), "MPI_Comm_size");
   int color = w.settings.ranks_per_node > 0 ? w.rank / w.settings.ranks_per_node : 0;
   check_mpi(MPI_Comm_split(w.physical_node_comm, color, w.rank, &w.node_comm), "MPI_Comm_split");
   check_mpi(MPI_Comm_rank(w.node_comm, &w.node_rank), "MPI_Comm_rank");
@@ -132,8 +134,7 @@ void choose_wait_policy(WorldState& w) {
   } else {
     // Oversubscribed, a wait on MPI (another node's message) polls briefly: the message may be on
     // its way, and MPI needs its calls to move it. A wait on a node peer's store yields at once:
-    // 4 ranks on 2 cores, 3-D 64^3 halo, 5.1-5.4 us per exchange against 8.3-9.8 with 64 polls
-    // (the peer was descheduled on this core), while between hosts 64 polls measured faster.
+    // the peer may need this very core (figures: docs/BENCHMARKS.md, "What was tried").
     const bool oversubscribed = w.machine_ranks > w.cores;
     w.spin_polls = oversubscribed ? 64 : (1u << 16);
     w.peer_spin_polls = oversubscribed ? 0 : w.spin_polls;
@@ -151,20 +152,21 @@ World::World(MPI_Comm comm, const Settings& settings) : state_(std::make_unique<
   w.settings = settings;
   if (mpi_finalized()) require_mpi_running("World");
   int initialized = 0;
-  MPI_Initialized(&initialized);
+  check_mpi(MPI_Initialized(&initialized), "MPI_Initialized");
   if (!initialized) {
     int provided = 0;
     check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
     w.owns_mpi = true;
   }
   if (comm == MPI_COMM_NULL) raise(Errc::invalid_argument, "World: the communicator is MPI_COMM_NULL");
-  MPI_Query_thread(&w.thread_level);
+  check_mpi(MPI_Query_thread(&w.thread_level), "MPI_Query_thread");
   check_mpi(MPI_Comm_dup(comm, &w.comm), "MPI_Comm_dup");
-  MPI_Comm_set_errhandler(w.comm, MPI_ERRORS_RETURN);
+  check_mpi(MPI_Comm_set_errhandler(w.comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   check_mpi(MPI_Comm_rank(w.comm, &w.rank), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(w.comm, &w.size), "MPI_Comm_size");
   if (w.settings.ranks_per_node < 0)
-    raise(Errc::invalid_argument, "World: ranks_per_node must be >= 0, got " + std::to_string(w.settings.ranks_per_node));
+    raise(Errc::invalid_argument,
+          "World: ranks_per_node must be >= 0, got " + std::to_string(w.settings.ranks_per_node));
   discover_nodes(w);
   choose_wait_policy(w);
   if (w.node_count > 1) {
@@ -195,15 +197,12 @@ World::~World() {
     abandoned->push_back(w.reduction.release());
     return;
   }
+  // Unchecked from here: a destructor must not throw.
   w.transport.reset();
   w.reduction.reset();  // collective over the node, like the World itself
   for (MPI_Comm* c : {&w.node_comm, &w.physical_node_comm, &w.comm})
     if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
-  if (w.owns_mpi) {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (!finalized) MPI_Finalize();
-  }
+  if (w.owns_mpi) MPI_Finalize();  // not finalised yet: checked above
 }
 
 int World::rank() const noexcept { return state_->rank; }

@@ -1,5 +1,6 @@
 // What a World knows: communicators, the node layout, the segments it owns and its inter-node
-// transport. Internal to ghostwire.
+// transport. Internal to ghostwire: reached only through detail::world_state. docs/runtime.md,
+// "World".
 #pragma once
 
 #include <mpi.h>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "ghostwire/settings.hpp"
+#include "ghostwire/world.hpp"
 
 namespace ghostwire::detail {
 
@@ -36,7 +38,6 @@ struct WorldState {
   int rank = 0, size = 1;
   int node = 0, node_count = 1, node_rank = 0, node_size = 1;
   std::vector<int> node_of_rank, node_rank_of_rank, node_ranks;
-  int physical_node_size = 1;
   int machine_ranks = 1;  // ranks on this machine (kernel), across emulated hosts too
   int cores = 1;
   std::uint64_t spin_polls = 1;
@@ -68,5 +69,10 @@ struct WorldState {
   SegmentState& segment(int id, int from_rank);
   std::string where() const;
 };
+
+// Declared in the public header as World's friends, defined only here: internal code reaches the
+// state, users cannot.
+inline WorldState& world_state(World& world) noexcept { return *world.state_; }
+inline const WorldState& world_state(const World& world) noexcept { return *world.state_; }
 
 }  // namespace ghostwire::detail

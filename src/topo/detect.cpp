@@ -184,7 +184,7 @@ Topology detect_in(detail::WorldState& w) {
 
 Topology detect(World& world) {
   detail::require_mpi_running("topo::detect");
-  return detect_in(world.state());
+  return detect_in(detail::world_state(world));
 }
 
 Topology detect(MPI_Comm comm, const Settings& settings) {

@@ -23,7 +23,7 @@ Assignment map_graph(World& world, const Graph& graph) {
   MPI_Request request = MPI_REQUEST_NULL;
   detail::check_mpi(MPI_Ibcast(rank_of.data(), static_cast<int>(rank_of.size()), MPI_INT, 0, world.comm(), &request),
                     "MPI_Ibcast");
-  detail::wait_request(world.state(), request, "map_graph: rank 0's assignment (some rank has not called map_graph)");
+  detail::wait_request(detail::world_state(world), request, "map_graph: rank 0's assignment (some rank has not called map_graph)");
   return rank_of;
 }
 

@@ -5,11 +5,21 @@
 #include <set>
 #include <vector>
 
+#include "ghostwire/dist/grid.hpp"
 #include "ghostwire/error.hpp"
+#include "ghostwire/segment.hpp"
 #include "ghostwire/world.hpp"
 #include "mpi_test_main.hpp"
 
 using namespace ghostwire;
+
+// The library's internals are not public API: no class hands its state out (issue 31). A public
+// state() returning would fail this file's compilation.
+template <class T>
+concept HandsOutState = requires(T& object) { object.state(); };
+static_assert(!HandsOutState<World> && !HandsOutState<const World>);
+static_assert(!HandsOutState<Segment> && !HandsOutState<const Segment>);
+static_assert(!HandsOutState<GridBase> && !HandsOutState<Grid<double, 2>>);
 
 TEST(World, RankAndSizeMatchMpi) {
   World& w = gwtest::world();

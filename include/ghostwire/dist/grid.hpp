@@ -13,7 +13,7 @@
 // or print by block position (global_box(), pattern().team().coords(rank)), not by rank.
 //
 // Constructing and destroying a grid is collective. Local indices are not range-checked (they
-// are the hot path); global ones are.
+// are the hot path); global ones are. docs/dist.md, "Grids".
 #pragma once
 
 #include <array>
@@ -70,8 +70,14 @@ Pattern<N> make_pattern(World& world, const Point<N>& extents, Placement placeme
   return Pattern<N>(extents, blocked, TeamSpec<N>::placed(world, balanced.extents(), placement, periodic, block));
 }
 
+class GridBase;
+
 namespace detail {
 struct GridState;
+// The library's own way to a grid's internals (defined in src/dist/grid_state.hpp); not part of
+// the public API.
+inline GridState& grid_state(GridBase& grid) noexcept;
+inline const GridState& grid_state(const GridBase& grid) noexcept;
 // A Halo<N> without the template.
 struct HaloSpec {
   int dimensions = 0;
@@ -99,8 +105,6 @@ class GridBase {
   void barrier();
   std::string describe() const;
 
-  detail::GridState& state() const noexcept { return *state_; }
-
  protected:
   GridBase(World& world, const detail::PatternCore& pattern, const detail::HaloSpec& halo, std::size_t element_size);
   std::byte* origin() const noexcept;            // local cell (0, ..., 0)
@@ -110,6 +114,8 @@ class GridBase {
   GlobalAddress address(const Index* global) const;  // checks the coordinates
 
  private:
+  friend detail::GridState& detail::grid_state(GridBase&) noexcept;
+  friend const detail::GridState& detail::grid_state(const GridBase&) noexcept;
   std::unique_ptr<detail::GridState> state_;
 };
 
