@@ -1,6 +1,7 @@
 #include "ghostwire/layout.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <sstream>
 
 #include "ghostwire/error.hpp"
@@ -19,14 +20,25 @@ Layout Layout::box(std::size_t start, std::span<const std::size_t> extents, std:
   layout.dimensions_ = static_cast<int>(extents.size());
   layout.start_ = start;
   layout.count_ = 1;
+  // Every product and sum is checked: extents and strides that reach past the index range are an
+  // error, never a wrapped-around box.
+  const auto overflow = [&](std::size_t d) {
+    raise(Errc::out_of_range, "Layout::box: extent " + std::to_string(extents[d]) + " with stride " +
+                                  std::to_string(strides[d]) + " (dimension " + std::to_string(d) + ", start " +
+                                  std::to_string(start) + ") reaches past the largest element index");
+  };
+  if (start > static_cast<std::size_t>(PTRDIFF_MAX)) overflow(0);
   std::ptrdiff_t low = static_cast<std::ptrdiff_t>(start), high = low;
   for (std::size_t d = 0; d < extents.size(); ++d) {
     layout.extents_[d] = extents[d];
     layout.strides_[d] = strides[d];
-    layout.count_ *= extents[d];
+    if (__builtin_mul_overflow(layout.count_, extents[d], &layout.count_)) overflow(d);
     if (extents[d] == 0) continue;
-    std::ptrdiff_t reach = static_cast<std::ptrdiff_t>(extents[d] - 1) * strides[d];
-    (reach < 0 ? low : high) += reach;
+    std::ptrdiff_t reach = 0;
+    if (extents[d] - 1 > static_cast<std::size_t>(PTRDIFF_MAX) ||
+        __builtin_mul_overflow(static_cast<std::ptrdiff_t>(extents[d] - 1), strides[d], &reach) ||
+        __builtin_add_overflow(reach < 0 ? low : high, reach, reach < 0 ? &low : &high))
+      overflow(d);
   }
   if (layout.count_ > 0) {
     if (low < 0)
@@ -44,6 +56,8 @@ Layout Layout::indices(std::vector<std::size_t> element_indices) {
   layout.count_ = element_indices.size();
   if (!element_indices.empty()) {
     auto [low, high] = std::minmax_element(element_indices.begin(), element_indices.end());
+    if (*high == static_cast<std::size_t>(-1))
+      raise(Errc::out_of_range, "Layout::indices: index " + std::to_string(*high) + " is past the largest element index");
     layout.lowest_ = *low;
     layout.end_ = *high + 1;
   }
@@ -56,7 +70,10 @@ Layout Layout::ranges(std::vector<Range> ranges) {
   layout.kind_ = Kind::ranges;
   bool first = true;
   for (const Range& r : ranges) {
-    layout.count_ += r.count;
+    std::size_t end = 0;
+    if (__builtin_add_overflow(layout.count_, r.count, &layout.count_) || __builtin_add_overflow(r.start, r.count, &end))
+      raise(Errc::out_of_range, "Layout::ranges: range [" + std::to_string(r.start) + ", +" + std::to_string(r.count) +
+                                    ") reaches past the largest element index");
     if (r.count == 0) continue;
     layout.lowest_ = first ? r.start : std::min(layout.lowest_, r.start);
     layout.end_ = first ? r.start + r.count : std::max(layout.end_, r.start + r.count);

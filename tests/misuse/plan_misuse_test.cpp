@@ -109,6 +109,10 @@ TEST(MisuseCatalogue, PlanAndLayout) {
        [&] { (void)Layout::box(0, std::span<const std::size_t>(extents2), std::span<const std::ptrdiff_t>(strides1)); }},
       {"Layout::box", "negative stride before the region", Errc::out_of_range, "negative strides",
        [&] { (void)Layout::box(2, {4}, {-1}); }},
+      {"Layout::box", "extent x stride past the largest index", Errc::out_of_range, "reaches past the largest",
+       [&] { (void)Layout::box(0, {std::size_t{1} << 40, std::size_t{1} << 40}, {1, std::ptrdiff_t{1} << 40}); }},
+      {"Layout::ranges", "start + count past the largest index", Errc::out_of_range, "reaches past the largest",
+       [&] { (void)Layout::ranges({{static_cast<std::size_t>(-2), 4}}); }},
   });
   committed.exchange();  // the plan still works after all that
   world.barrier();
