@@ -63,18 +63,20 @@ const std::byte* single_run(std::span<const Piece> pieces) {
 // Runs shorter than this are gathered word by word (CopyProgram::Gathered); longer ones are copied.
 constexpr std::size_t gather_run_limit = 64;
 
-CopyProgram CopyProgram::build(std::span<const Piece> from, std::span<const Piece> to, bool streaming) {
-  std::vector<Run> sources = byte_runs(from), destinations = byte_runs(to);
-  // Zip the two run lists into (source, destination, length) pieces.
-  struct Move {
-    const std::byte* source;
-    std::byte* destination;
-    std::size_t length;
-  };
+namespace {
+
+struct Move {
+  const std::byte* source;
+  std::byte* destination;
+  std::size_t length;
+};
+
+// The two run lists zipped into (source, destination, length) moves; both must hold as many bytes.
+std::vector<Move> zip_runs(const std::vector<Run>& sources, const std::vector<Run>& destinations) {
   std::vector<Move> moves;
   std::size_t s = 0, d = 0, s_used = 0, d_used = 0;
   while (s < sources.size() && d < destinations.size()) {
-    std::size_t length = std::min(sources[s].length - s_used, destinations[d].length - d_used);
+    const std::size_t length = std::min(sources[s].length - s_used, destinations[d].length - d_used);
     moves.push_back({sources[s].address + s_used, destinations[d].address + d_used, length});
     s_used += length;
     d_used += length;
@@ -88,7 +90,14 @@ CopyProgram CopyProgram::build(std::span<const Piece> from, std::span<const Piec
     raise(Errc::internal, "CopyProgram: the two sides hold different numbers of bytes (" + std::to_string(from_bytes) +
                               " and " + std::to_string(to_bytes) + ")");
   }
+  return moves;
+}
 
+}  // namespace
+
+CopyProgram CopyProgram::build(std::span<const Piece> from, std::span<const Piece> to, bool streaming) {
+  const std::vector<Run> sources = byte_runs(from);
+  const std::vector<Move> moves = zip_runs(sources, byte_runs(to));
   CopyProgram program;
   program.streaming_ = streaming;
   if (sources.size() == 1 && !moves.empty()) {

@@ -42,16 +42,18 @@ struct ScotchObjects {
 
 }  // namespace
 
-Assignment map_graph(const Graph& graph, const Topology& topology) {
-  const int n = graph.vertices();
-  if (n != topology.ranks())
-    raise(Errc::invalid_argument, "map_graph: the graph has " + std::to_string(n) + " vertices but the machine " +
-                                      std::to_string(topology.ranks()) + " ranks");
-  if (n == 1) return {0};
-  // Leaves of the smallest complete tree holding the allocation; ranks on one leaf get an extra
-  // level so that every rank is its own terminal.
-  std::vector<SCOTCH_Num> sizes;
-  for (int a : topology.arities()) sizes.push_back(a);
+namespace {
+
+// The machine as Scotch's tree-leaf architecture: the leaves of the smallest complete tree holding
+// the allocation (ranks on one leaf get an extra level so that every rank is its own terminal), and
+// each rank's terminal.
+struct MachineTree {
+  std::vector<SCOTCH_Num> sizes, links, terminals;
+};
+
+MachineTree machine_tree(const Topology& topology) {
+  MachineTree tree;
+  for (int a : topology.arities()) tree.sizes.push_back(a);
   std::vector<std::int64_t> leaves = topology.leaf_numbers();
   std::map<std::int64_t, int> seen;
   int extra = 1;
@@ -61,19 +63,25 @@ Assignment map_graph(const Graph& graph, const Topology& topology) {
     extra = std::max(extra, occurrence[r] + 1);
   }
   if (extra > 1) {
-    sizes.push_back(extra);
+    tree.sizes.push_back(extra);
     for (std::size_t r = 0; r < leaves.size(); ++r) leaves[r] = leaves[r] * extra + occurrence[r];
   }
   std::int64_t total = 1;
-  for (auto s : sizes) total *= s;
+  for (auto s : tree.sizes) total *= s;
   if (total > 100000000) raise(Errc::unsupported, "map_graph: the machine's tree has too many leaves for Scotch");
   // Link costs: every network level a factor 2 dearer than the one below it, the node's network
   // link 16 times a core-to-core link.
-  const int levels = static_cast<int>(sizes.size());
+  const int levels = static_cast<int>(tree.sizes.size());
   const int node_level = topology.node_level();
-  std::vector<SCOTCH_Num> links(static_cast<std::size_t>(levels));
-  for (int l = 0; l < levels; ++l) links[static_cast<std::size_t>(l)] = l <= node_level ? 16 << (node_level - l) : std::max(1, levels - l - 1);
+  for (int l = 0; l < levels; ++l) tree.links.push_back(l <= node_level ? 16 << (node_level - l) : std::max(1, levels - l - 1));
+  tree.terminals.assign(leaves.begin(), leaves.end());
+  return tree;
+}
 
+// Scotch's mapping of the graph's vertices onto the tree's terminals (one thread, fixed seed: the
+// same mapping on every run).
+std::vector<SCOTCH_Num> scotch_parts(const Graph& graph, MachineTree& tree) {
+  const int n = graph.vertices();
   // Weights scaled to at most 2^20 so sums stay within SCOTCH_Num.
   std::int64_t heaviest = 1;
   for (auto w : graph.weights) heaviest = std::max(heaviest, w);
@@ -81,16 +89,15 @@ Assignment map_graph(const Graph& graph, const Topology& topology) {
   std::vector<SCOTCH_Num> vert(graph.offsets.begin(), graph.offsets.end()), edges(graph.targets.begin(), graph.targets.end()),
       weights;
   for (auto w : graph.weights) weights.push_back(static_cast<SCOTCH_Num>(std::max<std::int64_t>(1, w / scale)));
-  std::vector<SCOTCH_Num> terminals(leaves.begin(), leaves.end());
   std::vector<SCOTCH_Num> part(static_cast<std::size_t>(n), -1);
-
   ScotchObjects s;
   check(SCOTCH_archInit(&s.arch), "archInit");
   s.arch_ok = true;
-  check(SCOTCH_archTleaf(&s.arch, levels, sizes.data(), links.data()), "archTleaf");
+  check(SCOTCH_archTleaf(&s.arch, static_cast<SCOTCH_Num>(tree.sizes.size()), tree.sizes.data(), tree.links.data()),
+        "archTleaf");
   check(SCOTCH_archInit(&s.sub), "archInit");
   s.sub_ok = true;
-  check(SCOTCH_archSub(&s.sub, &s.arch, n, terminals.data()), "archSub");
+  check(SCOTCH_archSub(&s.sub, &s.arch, n, tree.terminals.data()), "archSub");
   check(SCOTCH_graphInit(&s.graph), "graphInit");
   s.graph_ok = true;
   check(SCOTCH_graphBuild(&s.graph, 0, n, vert.data(), nullptr, nullptr, nullptr, static_cast<SCOTCH_Num>(edges.size()),
@@ -99,8 +106,7 @@ Assignment map_graph(const Graph& graph, const Topology& topology) {
   check(SCOTCH_stratInit(&s.strat), "stratInit");
   s.strat_ok = true;
   check(SCOTCH_stratGraphMapBuild(&s.strat, SCOTCH_STRATBALANCE, n, 0.0), "stratGraphMapBuild");
-  // One thread, fixed seed: the same mapping on every run (Scotch's default thread pool crashed
-  // now and then inside graphMap on the 9,216-vertex grid).
+  // Scotch's default thread pool crashed now and then inside graphMap on large grids.
   check(SCOTCH_contextInit(&s.context), "contextInit");
   s.context_ok = true;
   check(SCOTCH_contextOptionSetNum(&s.context, SCOTCH_OPTIONNUMDETERMINISTIC, 1), "contextOptionSetNum");
@@ -111,9 +117,13 @@ Assignment map_graph(const Graph& graph, const Topology& topology) {
   s.bound_ok = true;
   check(SCOTCH_contextBindGraph(&s.context, &s.graph, &s.bound), "contextBindGraph");
   check(SCOTCH_graphMap(&s.bound, &s.sub, &s.strat, part.data()), "graphMap");
+  return part;
+}
 
-  // Terminal i of the sub-architecture is rank i. Repair: first come keeps a rank, the others
-  // move to the free rank sharing the deepest level with the one Scotch chose.
+// Terminal i of the sub-architecture is rank i. Repair: first come keeps a rank, the others move
+// to the free rank sharing the deepest level with the one Scotch chose.
+Assignment repair(const std::vector<SCOTCH_Num>& part, const Topology& topology) {
+  const int n = static_cast<int>(part.size());
   Assignment rank_of(static_cast<std::size_t>(n), -1);
   std::vector<char> taken(static_cast<std::size_t>(n), 0);
   std::vector<int> homeless;
@@ -146,6 +156,18 @@ Assignment map_graph(const Graph& graph, const Topology& topology) {
     free_ranks.erase(free_ranks.begin() + static_cast<std::ptrdiff_t>(best));
   }
   return rank_of;
+}
+
+}  // namespace
+
+Assignment map_graph(const Graph& graph, const Topology& topology) {
+  const int n = graph.vertices();
+  if (n != topology.ranks())
+    raise(Errc::invalid_argument, "map_graph: the graph has " + std::to_string(n) + " vertices but the machine " +
+                                      std::to_string(topology.ranks()) + " ranks");
+  if (n == 1) return {0};
+  MachineTree tree = machine_tree(topology);
+  return repair(scotch_parts(graph, tree), topology);
 }
 #else
 Assignment map_graph(const Graph&, const Topology&) {
