@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Builds the _ghostwire extension with the project's CMake (only the library and the module) and
 puts it into the ghostwire package. Used by `pip install --no-build-isolation .` (docs/python.md).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Helpers shared by the benchmark drivers (run_suite.py, heat/, minighost/): reading the programs'
 JSON lines and describing the machine a run was measured on."""
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Goal verdicts, the same for every benchmark driver (run_suite.py, heat/, minighost/).
 
 A goal bounds a paired ratio: two variants ran back to back in every repetition (or round), the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """ghostwire's benchmark suite, the main job: every benchmark through scripts/launch on each
 execution path (intra, emulated, multihost), side by side with the MPI variants and the floors, in
 about 7 minutes on 2 cores. Collects the JSON lines into results/<timestamp>/, judges every goal by

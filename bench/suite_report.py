@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The suite's tables and plots (bench/run_suite.py): a benchmark's JSON lines as a comparison
 table (rows: sizes or cases; columns: every launch's implementations side by side), the same as
 markdown for report.md, duels between two implementations, and one figure per benchmark."""

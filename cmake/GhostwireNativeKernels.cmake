@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Compute kernels built for this machine's vector units when the compiler can (-march=native: AVX2
 # or AVX-512 instead of SSE2). -ffp-contract=off keeps every add and multiply as written (no fused
 # multiply-adds), so the values stay bit-for-bit the same on any vector width. Vectors of 256 bits

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # `cmake --install` with a CMake package (find_package(ghostwire)) and a pkg-config file.
 include(CMakePackageConfigHelpers)
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # gw_add_mpi_test(NAME name RANKS n [PATH intra|emulated|multihost] [RPN k] [TIMEOUT s]
 #                 [LABELS ...] [PASS_REGEX re] COMMAND program args...)
 # Registers a CTest test that runs `program` on `n` MPI ranks through scripts/launch, so tests are

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Warnings for ghostwire's own targets (not for users of the installed package).
 add_library(ghostwire_warnings INTERFACE)
 target_compile_options(ghostwire_warnings INTERFACE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Array copy and copy_async: a block-cyclic array filled by its owners, read whole by every rank
 // (copy), read again in chunks while computing on the previous chunk (copy_async), and written
 // back reversed (copy into the array). Prints a checksum and the times.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // 2-D heat equation, explicit Jacobi steps on a periodic n x n grid with a halo of 1: the shape of
 // DASH's halo heat example (two grids, an asynchronous halo update overlapped with the inner
 // cells, then the boundary cells, then swap). Prints the energy before and after (equal up to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // 3-D heat equation with a 7-point stencil: explicit Jacobi steps on a periodic n^3 grid with a
 // halo of 1 (faces only), a hot cube in a cold box. Prints the energy before and after (equal up to
 // rounding), a checksum (the sum of squares) and the time per step. examples/python/stencil3d.py

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CFD-Proxy's domain-file reader (read_domain_files: NetCDF files, their dimensions and the
 // consistency checks between domains). The fuzzer's bytes drive a generator that writes a small set
 // of domain files with libnetcdf into a tmpfs directory: random counts, indices out of range,

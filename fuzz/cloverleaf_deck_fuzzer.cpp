@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CloverLeaf input deck (clover.in): parse_deck either returns a deck or throws UsageError.
 #include <cstddef>
 #include <cstdint>

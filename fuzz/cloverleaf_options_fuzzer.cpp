@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-cloverleaf's command line (one argument per input line): parse_options returns or throws
 // UsageError. The exchanges are registered by name here (the option parser only checks names), so
 // the fuzzer needs none of the exchange code.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The commit descriptor a rank receives from each neighbour (src/halo/commit/descriptor.hpp):
 // decode() returns a descriptor or throws ghostwire::Error naming the neighbour; what it returns
 // encodes back to the bytes it came from. The first input byte picks what the rest is: odd, a

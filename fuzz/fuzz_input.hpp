@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Helpers shared by the fuzz targets: turning libFuzzer's bytes into a command line, and reading
 // small numbers from the bytes for the targets that generate a file from them.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-bench's subcommand command lines (one argument per input line; the first line is the
 // subcommand: latency, bandwidth or halo, anything else is read as halo): the subcommand's option
 // parser returns or throws UsageError, before any MPI job would start.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // heat.conf (gw-heat --conf): parse_heat_sources either returns the sources or throws UsageError.
 #include <cstddef>
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-heat's command line (one argument per input line): parse_options returns or throws UsageError.
 #include <cstddef>
 #include <cstdint>

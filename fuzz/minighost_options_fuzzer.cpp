@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-minighost's command line: the first input line is the job's rank count (1 to 4096; anything
 // else is read as 1), the others one argument each. parse_options returns or throws UsageError.
 #include <cstddef>

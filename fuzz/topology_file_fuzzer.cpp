@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GHOSTWIRE_TOPOLOGY files: TopologyFile::parse either returns host placements or throws
 // ghostwire::Error with Errc::invalid_argument.
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The checksums (checksums.hpp): each rank's sums and maxima over its owned points (and its ghost
 // gradients), combined over the ranks; and their "checksum NAME VALUE" lines (see docs/cfdproxy.md,
 // "Running it").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The checksums gw-cfdproxy prints after its last iteration (over all ranks): gradients and fluxes
 // of the owned points, gradients of the ghost points (which the exchange fills).
 // See docs/cfdproxy.md, "Running it".

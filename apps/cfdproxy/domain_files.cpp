@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // find_domain_files (domain_files.hpp): a prefix, a file or a directory to the grid's prefix and
 // level (see docs/cfdproxy.md, "Reading the reference's domain files").
 #include "domain_files.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // DomainFiles: where the files of a pre-partitioned dual grid are. The reference CFD-Proxy opens
 // `<prefix>_domain_<rank>_lvl_<level>` on each rank (hybrid.f6.c: `-lvl <level> <prefix>`); here one
 // process reads them all, so the user names the grid once and this finds prefix and level.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The variants by name (each registers itself: exchange.hpp), and the colour after which each
 // partner's message can leave, which every exchanging variant follows (docs/cfdproxy.md, "How it
 // works").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How a variant moves the gradients of a partner's send points into the partner's ghost points.
 // The gradient loop calls begin() before its first colour and after_colour(c) after each colour
 // (a partner's message leaves as soon as its send points are final); complete() returns when this

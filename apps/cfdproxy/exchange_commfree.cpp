@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // commfree: the kernels without any exchange, so its time is theirs alone and the difference to
 // another variant is what that variant's exchange costs. Ghost gradients stay partial sums, so its
 // checksums are not the solution's (docs/cfdproxy.md, "The variants").

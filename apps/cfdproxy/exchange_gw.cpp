@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The reference's schedule on a ghostwire plan: one slot per partner, whose send layout is the
 // partner's send points (an index list of 168-byte gradient rows) and whose receive layout is the
 // partner's contiguous run of ghost points. send() as soon as the points are final; between node

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The reference's exchange: receives posted before the gradient, each partner's send points packed
 // into its buffer and sent (Isend) as soon as they are final, then Waitall, unpack, Waitall.
 // See docs/cfdproxy.md, "The variants".

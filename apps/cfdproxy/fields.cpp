@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The initial field (fields.hpp): --init one or hash (see docs/cfdproxy.md, "How it works").
 #include "fields.hpp"
 

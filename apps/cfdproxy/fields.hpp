@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The solver's point data. The gradients live in a ghostwire Segment so that node peers can read
 // them in place (the gw variant's one copy); every variant uses the same memory.
 // See docs/cfdproxy.md, "How it works".

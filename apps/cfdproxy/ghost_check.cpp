@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // check_ghosts (ghost_check.hpp): every ghost against its owner's values, over plain MPI (see
 // docs/cfdproxy.md, "How it works").
 #include "ghost_check.hpp"

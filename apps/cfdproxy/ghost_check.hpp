@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // --check-ghosts: after a run, every ghost point's gradients must equal its owner's bit for bit.
 // The check asks each owner for the values of the global ids it holds as ghosts (plain MPI, by
 // global id: independent of the plans' and buffers' ordering it verifies).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The gradient and flux loops of one colour (kernel.hpp), in the reference's order of operations
 // (see docs/cfdproxy.md, "How it works").
 #include "kernel.hpp"

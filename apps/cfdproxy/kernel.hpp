@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The two face loops of CFD-Proxy, one colour at a time (the exchange runs between colours).
 //
 // Gradient (Green-Gauss): for each face, the mean of a variable over its two points times the

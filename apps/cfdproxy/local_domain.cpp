@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // build_local_domain (local_domain.hpp): a rank's points, faces and colours in the reference's
 // order (see docs/cfdproxy.md, "How it works").
 #include "local_domain.hpp"

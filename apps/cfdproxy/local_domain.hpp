@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One rank's part of the dual grid, laid out and ordered as the reference CFD-Proxy orders a domain:
 // owned points first (in global id order), then halo points grouped by owner; faces sorted so that
 // faces touching communicated points come first, cut into "colours" of 96 faces, and for each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-cfdproxy: CFD-Proxy (EXA2CT) on ghostwire, with the reference's MPI exchange and commfree in
 // the same binary (--variant), so every comparison is a side-by-side run. See docs/cfdproxy.md.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // load_mesh: what --mesh names, "generated:N" or the reference's domain files.
 // See docs/cfdproxy.md, "What `--mesh` accepts".
 #include <cerrno>

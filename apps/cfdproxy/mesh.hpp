@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mesh: CFD-Proxy's unstructured dual grid as one global graph. Points are the control volumes
 // (dual cells), faces are the edges between them; the kernels loop over faces and add a face's
 // contribution to both of its points (+ to the first, - to the second), which is why a face carries

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Rank 0's mesh and partition to every rank (mesh_broadcast.hpp), in chunks MPI's int counts can
 // carry (see docs/cfdproxy.md, "How it works").
 #include "mesh_broadcast.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Rank 0 reads and partitions the mesh once; the others receive it (48 ranks reading 48 files each
 // would read the mesh 48 times).
 // See docs/cfdproxy.md, "How it works".

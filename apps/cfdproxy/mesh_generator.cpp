@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // generate_mesh: an unstructured mesh with the structure of the F6 dual grid, any size, no files.
 //
 // Points: an n x n x n lattice in the unit cube (spacing h = 1 / (n - 1)); every interior point is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // read_domain_files: the reference's pre-partitioned dual grid (one NetCDF file per domain, local
 // numbering, halo points named by owner domain and index there) reassembled into one global mesh.
 //

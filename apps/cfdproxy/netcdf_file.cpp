@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NetcdfFile (netcdf_file.hpp): libnetcdf's C API, with every failure a MeshError naming the file
 // and what was read (see docs/cfdproxy.md, "Reading the reference's domain files").
 #include "netcdf_file.hpp"

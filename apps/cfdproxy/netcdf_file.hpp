@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NetcdfFile: one NetCDF file open for reading through the C API (libnetcdf), with every failure a
 // MeshError that names the file, the dimension or variable, and netcdf's own words (nc_strerror).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-cfdproxy's command line: --help and the parser (docs/cfdproxy.md, "Running it"). The variant
 // names are those registered in the build (exchange.hpp), checked here so that a wrong one stops
 // the job before the mesh is read.

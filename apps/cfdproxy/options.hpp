@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-cfdproxy's command line.
 // See docs/cfdproxy.md, "Running it".
 #pragma once

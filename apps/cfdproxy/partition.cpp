@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The reference's and METIS's partitions, and their owned and halo counts (partition.hpp) (see
 // docs/cfdproxy.md, "Partitions").
 #include "partition.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Partitions of a Mesh's points over parts (ranks): the reference's own domains, or METIS.
 //
 // A rank owns the points of its part and keeps copies of the halo ("add") points: the points of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The partition report (partition_report.hpp): its table and JSON lines, which
 // bench/cfdproxy/plot_partitions.py reads (see docs/cfdproxy.md,
 // "The partition report and its plot").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The partition report: for each part count P, METIS's P parts of the mesh and what they cost, the
 // owned and halo ("add") points per part and their ratio (min / median / max over the parts), as a
 // human table and one JSON line per P for bench/cfdproxy/plot_partitions.py. The halo grows with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The phase table and JSON line per variant (report.hpp); the JSON fields are what scripts read, so
 // they change only with the scripts (see docs/cfdproxy.md, "Running it").
 #include "report.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-cfdproxy's results: a human table of the phases per variant and one JSON line per variant.
 // See docs/cfdproxy.md, "Running it".
 #pragma once

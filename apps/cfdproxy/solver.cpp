@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // run_iterations (solver.hpp): a timed round, phase by phase, between barriers (see
 // docs/cfdproxy.md, "How it works").
 #include "solver.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One timed round: `iterations` times the gradient (with the exchange's sends between colours), the
 // exchange's completion and the flux, between two barriers.
 // See docs/cfdproxy.md, "How it works".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // accelerate_kernel.f90: node velocities after half a step of the pressure and viscosity forces,
 // the node's mass being the average of its four cells' masses.
 // See docs/cloverleaf.md, "Kernels and exactness".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // advec_cell_kernel.f90: the remap of mass and energy in one direction, with a second-order van Leer
 // limited upwind flux. The cells' volume before the sweep (pre_vol, work array 1) comes back from
 // the Lagrangian volume in two sweeps; the reference also stores the volume after the sweep

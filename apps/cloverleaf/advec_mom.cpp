@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // advec_mom_kernel.f90: the remap of one velocity component in one direction. Node masses and
 // fluxes come from the cells' (work arrays: node_flux 1, node_mass_post 2, node_mass_pre 3,
 // mom_flux 4, pre_vol 5, post_vol 6, as in the reference); they are computed with the x velocity

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The gw variants' allgather (exchange.hpp), on ghostwire's allreduce. Apart from exchange.cpp, the
 // registry, which the option parser and its fuzzer link without the library.
 // See docs/cloverleaf.md, "Exchange variants".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The mpi and commfree variants' allgather (exchange.hpp): MPI_Allgather, as the reference's.
 // See docs/cloverleaf.md, "Exchange variants".
 #include "exchange.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // calc_dt_kernel.f90: the largest stable timestep of each cell (sound speed with viscosity, x and y
 // velocity through the faces, divergence), minimised over the chunk. The reference's kernel reports
 // a fixed control ('sound', cell 1,1) because its jk_control bookkeeping was stubbed out; here the

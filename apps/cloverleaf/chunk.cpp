@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Chunk (chunk.hpp): every field a Grid with the reference's halo widths at its mesh position (see
 // docs/cloverleaf.md, "Fields on grids").
 #include "chunk.hpp"

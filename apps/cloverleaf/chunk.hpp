@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Chunk: this rank's part of the mesh. Every 2-D field is a ghostwire Grid<double, 2> on the
 // decomposition's Pattern (dimension 0 = y, dimension 1 = x, so x is contiguous like the
 // reference's first index); local index 0 is the chunk's first cell (the reference's x_min = 1).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The deck parser (deck.hpp): the reference's tokens and keywords, with every line it would
 // silently ignore a UsageError naming the line and keyword (see docs/cloverleaf.md, "Decks").
 #include "deck.hpp"

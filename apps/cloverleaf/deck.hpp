@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The input deck: the reference's clover.in format, parsed as its parse.f90 and read_input.f90 do,
 // with one difference: what the reference silently ignores (an unknown keyword, a missing value, a
 // state without a geometry, a nonsense size) is an error here that names the line and the keyword.

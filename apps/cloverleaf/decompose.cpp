@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // clover_decompose and the chunk of this rank (decompose.hpp) (see docs/cloverleaf.md,
 // "Decomposition").
 #include "decompose.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The reference's decomposition (clover.f90, clover_decompose): the chunk grid whose shape is
 // closest to the mesh's (fewest chunk faces), chunks numbered x fastest (rank = cy * chunks_x + cx),
 // and this rank's chunk, its neighbours and which of its faces are the mesh's edge.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // make_exchange: an exchange by its --exchange name, from the exchanges registered in this build
 // (exchange.hpp; docs/cloverleaf.md, "Exchange variants").
 #include "exchange.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exchange: how the ghost cells a chunk shares with its neighbouring chunks are filled. Everything
 // else is common code (the kernels, the reflective boundaries at the mesh's edge, the --sync
 // barrier, the timers), so a comparison of exchanges measures the exchange alone.

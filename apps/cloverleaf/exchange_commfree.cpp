@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // commfree: no halo exchange at all, the benchmark's floor (the study's theoretical optimum). The
 // ghost cells shared with other chunks keep whatever they held, so the physics is wrong from the
 // first step; the timestep's minimum and --sync global's barrier are the mpi exchange's, so the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-grid: the exchange a ghostwire user writes first. Every field of an update_halo call in one
 // HaloUpdate (one message per neighbour, diagonal neighbours included, no two-hop ordering), each
 // field filling the reference's depth at its mesh position:

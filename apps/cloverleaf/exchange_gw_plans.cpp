@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-buffers and gw-sections: the reference's two-hop exchange (left and right, then bottom and top
 // with the ghost columns just received, so corners need no diagonal message) on ghostwire Plans,
 // one pair of plans per (fields, depth) of an update_halo call, built at its first call and run

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // mpi: the reference's clover_exchange. Per face, each field of the call is packed into one buffer
 // per neighbour (the field's `depth` columns next to the face, over every row including the ghost
 // rows), sent with MPI_Isend/Irecv; left and right first, waited for and unpacked, then bottom and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The send and receive rectangles of a chunk face (face_boxes.hpp), and their ghostwire Layouts
 // (see docs/cloverleaf.md, "Exchange variants").
 #include "face_boxes.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The rectangles of a field that cross a chunk face in the reference's exchange (exchange_mpi.cpp
 // packs the same ones): what this chunk sends across a face and where the neighbour's message
 // lands, per field kind and depth, in local (row, column) = (y, x) coordinates.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // field_summary_kernel.f90: this chunk's totals, summed cell by cell in the reference's order (rows
 // from the bottom, each from the left), so one rank's sums are the reference's to the last bit.
 // See docs/cloverleaf.md, "Kernels and exactness".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The exchanged fields' names (fields.hpp), as the reference names its arrays (see
 // docs/cloverleaf.md, "Fields on grids").
 #include "fields.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The fields CloverLeaf exchanges, in the reference's order (its FIELD_* numbers minus 1), the
 // mesh position each lives at, and a set of them (the reference's `fields` array of an update_halo
 // call) as a bit mask.

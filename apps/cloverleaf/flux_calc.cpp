@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // flux_calc_kernel.f90: the volume swept through each face during the step, from the average of the
 // starting and accelerated velocities of its two nodes.
 // See docs/cloverleaf.md, "Kernels and exactness".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // generate_chunk_kernel.f90: the initial state. State 1 fills the chunk, ghost cells included; each
 // later state overwrites the cells it covers (and their four nodes' velocities). As read_input.f90
 // does, the later states' bounds are first pulled in by 1% of a cell, so a state edge on a cell

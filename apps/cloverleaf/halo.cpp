@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // HaloUpdate (halo.hpp): the exchange, then the --sync global barrier, then the reflective
 // boundaries, each timed apart (see docs/cloverleaf.md, "The timestep").
 #include "halo.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // HaloUpdate: the reference's update_halo as the kernels call it. The exchange variant fills the
 // ghosts shared with other chunks; then, with --sync global, every rank waits for all others; then
 // the common code mirrors the ghosts at the mesh's edge (after the exchange, as the reference

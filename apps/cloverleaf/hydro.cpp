@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Simulation (hydro.hpp): the reference's start and timestep loop, kernel by kernel in its order,
 // with its step lines and summaries (see docs/cloverleaf.md, "The timestep").
 #include "hydro.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Simulation: the reference's start.f90 (initial state) and hydro.f90 (the timestep loop) on one
 // chunk, with its exchange behind a HaloUpdate. Each step: timestep (ideal gas, viscosity, the
 // stable dt as the global minimum), PdV predictor, accelerate, PdV corrector, flux_calc, advection

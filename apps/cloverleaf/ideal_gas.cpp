@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ideal_gas_kernel.f90: a gamma = 1.4 ideal gas.
 // See docs/cloverleaf.md, "Kernels and exactness".
 #include <cmath>

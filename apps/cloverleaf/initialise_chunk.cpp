@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // initialise_chunk_kernel.f90: the mesh of this chunk. The reference converts cell counts and
 // indices with float() (single precision) before multiplying; exact for any mesh that fits in memory,
 // kept anyway.

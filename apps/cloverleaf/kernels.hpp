@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The reference's kernels (kernels/*_kernel.f90), one file each, as plain loops over the chunk's
 // Grids. Loop bounds are the reference's with its 1-based x_min = 1 as 0 (chunk.x_min ... x_max =
 // nx - 1), and every expression keeps the reference's operation order and literal precision, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-cloverleaf: CloverLeaf (UK-MAC CloverLeaf_ref 1.3) on ghostwire grids, with its halo exchange
 // variants in one binary (--exchange). See docs/cloverleaf.md.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-cloverleaf's option parser and --help (options.hpp), and the runs of a side-by-side job;
 // exchange names are checked against the registry (exchange.hpp) (see docs/cloverleaf.md,
 // "Using it").

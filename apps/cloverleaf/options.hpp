@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The command line of gw-cloverleaf:
 //   gw-cloverleaf [--exchange NAME[,NAME...]] [--sync p2p|global[,...]] [--rounds R] [--out FILE]
 //                 [--json FILE] [--profile] [--quiet] [--end-step N] [DECK]

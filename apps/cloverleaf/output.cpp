@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Output (output.hpp): rank 0's lines to stdout and clover.out; every other rank's calls do nothing
 // (see docs/cloverleaf.md, "Output").
 #include "output.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Output: what rank 0 writes, to standard output and to the reference's output file (clover.out,
 // or --out FILE). Every method is a no-op on the other ranks, so callers need not test the rank.
 // See docs/cloverleaf.md, "Output".

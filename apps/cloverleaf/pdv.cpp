@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // PdV_kernel.f90 and revert_kernel.f90: the Lagrangian step's work done by pressure and viscosity
 // as cells change volume. The predictor moves the faces with the step's starting velocities over
 // half a step (the reference adds them twice and halves the flux: the same here, operation for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The profile's labels (profile.hpp): the reference's table rows and the JSON keys (see
 // docs/cloverleaf.md, "Output").
 #include "profile.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Per-kernel wall time, in the reference's profiler categories (hydro.f90), plus the parts of a halo
 // update: the exchange itself, the --sync global barrier, and the reflective boundaries (the
 // reference's "self halo exchange"). Always collected (two clock reads per kernel call); printed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // update_halo_kernel.f90: reflective boundaries. On a chunk face that is the mesh's edge, ghost
 // rows (columns) mirror the rows next to the edge: cell values across the cell edge, node values
 // across the edge node (which stays itself), with the velocity (or face flux) normal to the edge

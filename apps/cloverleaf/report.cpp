@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The header, closing lines, profile table and JSON line of a run (report.hpp); the JSON fields are
 // what scripts read, so they change only with the scripts (see docs/cloverleaf.md, "Output").
 #include "report.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a run reports besides the summaries: the header (stdout and clover.out, with the deck echoed
 // into clover.out as the reference does), the closing lines, the reference's profiler table, and
 // one JSON line for scripts.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reset_field_kernel.f90: the advected fields become the next step's starting fields.
 // See docs/cloverleaf.md, "Kernels and exactness".
 #include "kernels.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // field_summary and the test problem's verdict (summary.hpp), in the reference's format (see
 // docs/cloverleaf.md, "Output").
 #include "summary.hpp"

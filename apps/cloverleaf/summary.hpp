@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // field_summary.f90: the mesh's totals (ideal gas first, then this chunk's sums, then their sum on
 // rank 0), printed as one line per summary, and with test_problem N the reference's verdict on the
 // final kinetic energy.

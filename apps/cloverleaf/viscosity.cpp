@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // viscosity_kernel.f90: artificial viscosity where the flow is compressed along the pressure gradient.
 // As the reference, diry takes its sign from pgradx (not pgrady).
 // See docs/cloverleaf.md, "Kernels and exactness".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // write_visit (visit.hpp): the reference's VTK files and index, by its names (see
 // docs/cloverleaf.md, "Output").
 #include "visit.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // visit.f90: VisIt output every visit_frequency steps and at the end. Each rank writes its chunk as
 // a legacy VTK rectilinear grid, clover.<chunk>.<tile>.<step>.vtk (the reference's names: five
 // digits each, tile 00001), with cell data density, energy, pressure, viscosity and node data

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // JSON text for the programs' result lines: a string quoted and escaped (quotes, backslashes and
 // control characters), shared by the apps and gw-bench.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NamedRegistry: how every app registers its interchangeable variants (gw-heat's solvers and
 // gw-minighost's variants, chosen with --variant; gw-cloverleaf's exchanges, --exchange;
 // gw-cfdproxy's exchanges, --variant). Each variant's own file registers it under its name with a

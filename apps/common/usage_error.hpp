@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // UsageError: a mistake the user can fix (an option, a variant name, a grid that does not fit the
 // job, a config file or deck), shared by the apps. Every rank parses the same command line and the
 // same input, so every rank throws it at the same point: main prints it once (rank 0) and all ranks

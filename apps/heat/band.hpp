@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Band: one rank's rows of the field, with the halo rows around them, in row-major order.
 //
 //   local row 0               halo above: the upper rank's last row, or the top boundary (row 0)

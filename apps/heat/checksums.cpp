@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The checksums of the final field (checksums.hpp) and their "checksum NAME VALUE" lines (see
 // docs/heat.md, "Output").
 #include "checksums.hpp"

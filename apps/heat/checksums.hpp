@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Checksums of the final field, printed as "checksum NAME VALUE" (%.17g) so that runs can be
 // compared bit for bit across variants, rank counts and machines.
 // See docs/heat.md, "Output".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Builds the column blocks' ghostwire Plan over the band's boundary rows and halos
 // (column_block_plan.hpp), and says which neighbour is on which path (describe) (see docs/heat.md,
 // "The ghostwire variants").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The halo traffic of the ghostwire variants: one ghostwire Plan whose neighbours are the upper
 // and the lower rank, with one channel per column block. On channel j:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ColumnPipeline's passes (column_pipeline.hpp): which column block may do its next sweep, the
 // halos received ahead, and what a stalled pass waits for (see docs/heat.md,
 // "The ghostwire variants").

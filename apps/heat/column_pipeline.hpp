@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The engine of gw-pipelined (and of commfree, which is the same traversal without messages):
 // every column block carries its own sweep counter, as in the GASPI-SHAN 011 version, so column
 // blocks of one rank may be in different sweeps and a rank never waits for a whole sweep.

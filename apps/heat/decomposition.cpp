@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // decompose: the bands and tiles of a run, checked so that every rank gets whole tiles; a size that
 // does not divide is a UsageError naming the nearest sizes that do (see docs/heat.md,
 // "The algorithm").

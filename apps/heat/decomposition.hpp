@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How the R x C interior is split: rows into equal contiguous bands, one per rank in rank order,
 // and each band into BX x BY tiles. Global rows run 0..R+1 and columns 0..C+1, where row 0, row
 // R+1, column 0 and column C+1 are the fixed (heated) boundary.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gather_field: every rank's owned rows, with the boundary, on rank 0 in global row order, for the
 // checksums and the image (see docs/heat.md, "Output").
 #include "field_gather.hpp"

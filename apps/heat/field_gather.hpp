@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The whole field on one rank, for checksums and images.
 // See docs/heat.md, "Output".
 #pragma once

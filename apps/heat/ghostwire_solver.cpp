@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GhostwireSolver (ghostwire_solver.hpp): the World (a malformed GHOSTWIRE_* setting is a
 // UsageError on every rank), the idle policy from its settings, and the band in a Segment with its
 // column block plan (see docs/heat.md, "The ghostwire variants").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the ghostwire variants share, and commfree with them (it runs gw-pipelined's traversal
 // without messages, so it must also run on the same memory): a ghostwire World, the band in a
 // ghostwire Segment (node peers read boundary rows in place), the column block plan, and how to

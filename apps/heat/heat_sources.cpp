@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The heat.conf parser and the built-in default sources (heat_sources.hpp). Rank 0 reads the file,
 // every rank parses the same text, so every rank finds the same error (see docs/heat.md,
 // "The config file").

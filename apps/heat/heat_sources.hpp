@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Heat sources: the config file of the original benchmark and the built-in default.
 // See docs/heat.md, "The config file".
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a greedy polling loop does after a pass over its columns that changed nothing: spin
 // briefly while every rank has a core of its own, otherwise give the core away at once (the rank
 // it waits for may be waiting for this core: 8 ranks on 2 cores), and give up with a diagnostic

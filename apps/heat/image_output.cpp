@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // PpmImage (image_output.hpp): the original's P3 image of the final field, byte for byte (see
 // docs/heat.md, "Output").
 #include "image_output.hpp"

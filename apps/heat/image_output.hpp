@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // -o FILE: the final field as a PPM image, in the original benchmark's format (ASCII P3, its
 // blue-to-red colour scale over the field's min..max), so images of both can be compared byte for
 // byte.

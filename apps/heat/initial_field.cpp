@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // initialise_band: zero inside, and each heat source's share on the boundary points this band
 // holds, computed in the original's types (see docs/heat.md, "The algorithm").
 #include "initial_field.hpp"

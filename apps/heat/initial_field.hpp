@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The field before the first sweep: zero inside, the heat sources on the boundary.
 // See docs/heat.md, "The algorithm".
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-heat: the INTERTWinE Heat benchmark. Reads the options, and for every chosen variant and
 // tile size (and repeat) sets up the band of this rank, times the sweeps between two barriers and
 // prints the result (docs/heat.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ColumnBlockExchange (mpi_column_block_exchange.hpp): the mpi-nbuffer variants' tiles with their
 // waits, sends and receives posted a sweep ahead (see docs/heat.md, "The variants").
 #include "mpi_column_block_exchange.hpp"

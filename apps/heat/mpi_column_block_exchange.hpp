@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The non-blocking halo traffic of the mpi-nbuffer variants (the original 08/09 versions), per
 // column block j:
 //

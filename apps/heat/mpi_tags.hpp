@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Message tags of the MPI variants: one per column block, so a message names the part of the halo
 // row it fills. Tags wrap at MPI_TAG_UB (32767 may be all an MPI offers): that stays correct
 // because messages between two ranks are matched in the order they were sent, and every variant

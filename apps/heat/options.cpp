@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-heat's option parser (options.hpp): one table of the options; every mistake a UsageError
 // naming the option, the value and what was expected (see docs/heat.md, "Running it"). --help is
 // usage_text.cpp, so this file links without any solver (fuzz/).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The command line of gw-heat.
 // See docs/heat.md, "Running it".
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The header, result, JSON and summary lines of a run (report.hpp); their fields are what scripts
 // read, so they change only with the scripts (see docs/heat.md, "Output").
 #include "report.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a run prints: a header, one human result line and one JSON line for scripts.
 // See docs/heat.md, "Output".
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The fast Gauss-Seidel kernel: several rows (or columns) of a rectangle in flight at once, skewed
 // by one point each, so that the processor overlaps several independent chains of arithmetic.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Solver: one variant of the benchmark, i.e. how a rank runs its band through the sweeps and talks
 // to its neighbours. Each variant is one file, solver_<name>.cpp, that registers it (Variant, below);
 // everything else (grid, sources, output) is shared (docs/heat.md, "Adding a variant").

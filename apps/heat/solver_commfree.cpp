@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // commfree: gw-pipelined without communication, the compute-only bound of gw-pipelined. The same
 // engine (ColumnPipeline) with no messages runs the same traversal (column block by column block,
 // each block top to bottom as one rectangle), the same kernel, on the same kind of memory (a

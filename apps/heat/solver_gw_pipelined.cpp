@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-pipelined: ghostwire, one channel per column block and direction, and a sweep counter per
 // column block, so blocks pipeline across sweeps (the GASPI-SHAN 011 version, made lexicographic:
 // see column_pipeline.hpp). The band is in a ghostwire Segment and a node peer's boundary row is

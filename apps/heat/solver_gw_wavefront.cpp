@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-wavefront: ghostwire, one channel per column block and direction, sweep by sweep with a
 // greedy dependency state machine per column block (the GASPI-SHAN 010 version, made
 // lexicographic). In every sweep, column block j goes through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // mpi-blocking: halo rows exchanged with blocking MPI_Send/MPI_Recv, one message per column block,
 // around a full sweep of the band (the scheme of the original 03 version).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // mpi-nbuffer: non-blocking MPI per column block, each boundary row sent as soon as it is relaxed
 // (the original 08 version); tiles in row-major order. The traffic is in ColumnBlockExchange. The
 // tile rows between the first and the last have no communication, so they are one rectangle for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // mpi-nbuffer-transposed: mpi-nbuffer with the tiles in column-major order (the original 09
 // version). A column block's last row is ready after tile_rows tiles instead of after all the
 // tile rows above it, so the lower rank can start its sweep much earlier and the wavefront

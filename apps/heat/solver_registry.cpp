@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The registered variants (each solver_<name>.cpp registers its own; solver.hpp), listed and found
 // by their --variant names (docs/heat.md, "Adding a variant").
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // seq: the whole grid on one rank, tiles in row-major order, like the original 01 version, with
 // the plain row-by-row kernel (relax_rows). Every other valid variant, all of which use the fast
 // kernel, must reproduce its bits.

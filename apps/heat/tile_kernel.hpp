@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Gauss-Seidel update. Two kernels, one arithmetic:
 //
 //  - relax_rows: the plain loop, row by row, left to right. seq uses it, so the reference result

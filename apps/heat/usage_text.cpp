@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-heat --help: apart from the parser (options.cpp) because it lists the solvers from their
 // registry, which the parser does not need (so the parser's fuzzer links without any solver).
 // See docs/heat.md, "Running it".

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The two ways gw-minighost-f fills the ghost cells and adds up the conservation sums:
 !   gw   every variable a grid of the ghostwire module (its array u(0:nx+1, 0:ny+1, 0:nz+1) is the
 !        grid's block), one halo update of all of them; sums by gw_allreduce_start / wait

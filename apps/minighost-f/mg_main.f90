@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! gw-minighost-f: miniGhost (Mantevo 1.0.1) in Fortran on the ghostwire module, with a plain-MPI
 ! variant and one without exchange in the same program (--variant gw | mpi | commfree, or several
 ! side by side in --rounds rounds). The options, the numbers and the report lines are the C++

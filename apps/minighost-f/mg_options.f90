@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! gw-minighost-f's command line: the options of the C++ gw-minighost (docs/minighost.md), the same
 ! defaults, checks and messages. A usage error stops every rank with status 2 (rank 0 says why).
 module mg_options

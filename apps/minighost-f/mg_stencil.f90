@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The sweeps of gw-minighost-f: one Jacobi update of a field and the boundary outflow, over a
 ! field's storage seen as one flat array (rows sx, planes sxy elements apart: a grid's rows are
 ! padded, docs/fortran.md). A module of its own, compiled for this machine's vector units

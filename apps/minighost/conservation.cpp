@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The conservation check (conservation.hpp): the tolerance, the interior sums in fixed lanes
 // (lane_sum.hpp) and the report line (see docs/minighost.md, "Semantics", Conservation).
 #include "conservation.hpp"

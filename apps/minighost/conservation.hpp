@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Conservation: the verification of miniGhost. For every variable, the heat on the grid plus the
 // heat that left through the physical boundary (gsum) must equal the heat put in (source_total:
 // the initial grid plus every spike inserted so far), within a relative tolerance.

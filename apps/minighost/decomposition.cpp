@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Decomposition (decomposition.hpp): the reference's block sizes and positions, the neighbours and
 // owners under a placement (see docs/minighost.md, "Semantics", Process grid and scaling).
 #include "decomposition.hpp"

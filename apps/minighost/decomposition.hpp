@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Decomposition: how the global grid is split over the npx x npy x npz process grid, and where this
 // rank's block sits in it.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // FieldView: one variable's block of this rank with its 1-deep ghost layer, as the kernels see it.
 //
 // Indices follow the reference: 0 and n+1 are ghost cells, 1..n the cells this rank owns. x is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // BoundaryOutflow (flux_out.hpp): the cells whose stencil reaches out of the global grid, and how
 // many points each loses there, found once per run (see docs/minighost.md, "Semantics", Flux out).
 #include "flux_out.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Flux out: the heat one Jacobi update moves across the physical boundary, where the ghost cells
 // stay 0 (Dirichlet). Adding it up over the run is what makes conservation checkable: grid sum +
 // flux out = heat injected.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GfortranRandom (gfortran_random.hpp): gfortran's xoshiro256** seeding and conversions, bit for
 // bit (see docs/minighost.md, "Semantics", The random stream).
 #include "gfortran_random.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GfortranRandom: the stream of numbers gfortran's RANDOM_NUMBER returns after
 // RANDOM_SEED(PUT=seed), so our initial grid and random spikes are the reference's, bit for bit.
 //

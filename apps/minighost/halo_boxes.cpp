@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The halo boxes and phases of halo_boxes.hpp, and packing a box to and from a buffer, for the MPI
 // baseline (see docs/minighost.md, "The MPI baseline").
 #include "halo_boxes.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Which cells a rank sends to and receives from each neighbour, as boxes of the ghost-inclusive
 // index space, grouped into the phases of one halo exchange.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // HeapVariables (heap_variables.hpp): the row rounding of ghostwire's grids, so the mpi and
 // commfree variants sweep the same layout as gw (see docs/minighost.md,
 // "Code: what is shared, what a variant supplies").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // HeapVariables: the variables of the mpi and commfree variants, each a zeroed array of
 // (nx+2)(ny+2)(nz+2) doubles, x fastest: the reference's GRID(0:NX+1, 0:NY+1, 0:NZ+1, v). Laid out
 // like the gw variant's ghostwire grids, so every variant runs the stencil on the same layout: rows

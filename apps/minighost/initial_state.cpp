@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The reference's initial value and spikes (initial_state.hpp) (see docs/minighost.md, "Semantics",
 // Initial values, Spikes).
 #include "initial_state.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The reference's initial grid and heat spikes, reproduced exactly (docs/minighost.md, "Initial
 // values and spikes").
 //

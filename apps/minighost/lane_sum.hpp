@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Sums of many doubles that do not wait on one add after the other.
 //
 // Summing one cell after the other makes every add wait for the one before (4 cycles each), which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-minighost: miniGhost (Mantevo 1.0.1) with its variants in one binary (--variant), so every
 // comparison is a side-by-side run of one program. See docs/minighost.md.
 //

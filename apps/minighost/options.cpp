@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-minighost's option parser and --help (options.hpp): the reference's options, defaults and
 // checks; every mistake a UsageError naming the option (see docs/minighost.md, "Options").
 #include "options.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The command line of gw-minighost: the reference miniGhost's options with its defaults
 // (Mantevo miniGhost 1.0.1, default-settings.h), plus --variant and --output.
 // See docs/minighost.md, "Options".

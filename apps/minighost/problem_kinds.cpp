@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The names and properties of the enumerated choices (problem_kinds.hpp) (see docs/minighost.md,
 // "Options").
 #include "problem_kinds.hpp"

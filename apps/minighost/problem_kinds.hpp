@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The enumerated choices of miniGhost, with the reference's numeric codes (the command line takes
 // the codes, so runs are written exactly as for the original program).
 // See docs/minighost.md, "Options".

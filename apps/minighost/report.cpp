@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The end-of-run table and JSON line (report.hpp); their fields are what scripts read, so they
 // change only with the scripts (see docs/minighost.md, "Semantics", Summary).
 #include "report.hpp"

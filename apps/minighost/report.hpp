@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The end-of-run report: a table for people and one JSON line for scripts, printed by rank 0.
 //
 // time_per_step_s is the slowest rank's wall time for the time stepping divided by the steps done;

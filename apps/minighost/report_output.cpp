@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ReportOutput (report_output.hpp): rank 0's lines to stdout and the --output file; a side-by-side
 // run holds its lines until the run ends (see docs/minighost.md,
 // "Side by side: the benchmark's mode").

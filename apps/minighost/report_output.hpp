@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ReportOutput: where rank 0 writes the report lines and the summary: standard output, and the
 // --output file if one was given (so tests and scripts can read a run's results after it ends).
 // See docs/minighost.md, "Side by side: the benchmark's mode".

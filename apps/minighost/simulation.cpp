@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Simulation (simulation.hpp): the reference's time stepping over a Variant, with the conservation
 // check split around the next step's exchange (see docs/minighost.md, "Semantics", A time step).
 #include "simulation.hpp"

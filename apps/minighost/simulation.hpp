@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Simulation: the reference's time stepping, shared by every variant.
 //
 //   for each spike: insert it, then num_tsteps times:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // apply_stencil (stencil.hpp): the four stencils in the reference's order of additions, row by row
 // or, for short rows, plane by plane as one flat run (see docs/minighost.md, "Semantics",
 // Stencils).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Jacobi update of one variable: every owned cell becomes the average of its stencil points,
 // read from the old values (ghosts included), written through a work array and copied back, as in
 // the reference.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // make_variant: a variant by its --variant name, from the variants registered in this build
 // (variant.hpp; docs/minighost.md, "Code: what is shared, what a variant supplies").
 #include "variant.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Variant: the only part of gw-minighost that differs between the MPI baseline, ghostwire and the
 // communication-free run: where the variables live and how their ghost layers are filled. The
 // kernels, flux accounting, spikes, conservation checks, reports and command line are shared

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // commfree: the same run without any halo exchange, so its time is the computation alone and the
 // difference to another variant is what that variant's communication costs. Ghost cells facing
 // other ranks stay 0, so with more than one rank heat is lost there and conservation cannot hold:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw: miniGhost on ghostwire's distributed data structures. Every variable is a Grid<double, 3>
 // over the process grid with a 1-deep ghost layer (open boundaries, so ghost cells on the physical
 // boundary stay 0), and one HaloUpdate of all variables, built once:

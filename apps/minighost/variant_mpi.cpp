@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The plain-MPI baseline ghostwire is measured against, written the way a careful MPI programmer
 // writes a halo exchange (and the way the reference does it):
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Plot gw-cfdproxy's partition report: halo ("add") points against owned points, one marker per
 part and one colour per part count P, on log axes, as the EXA2CT CFD-Proxy study plots its METIS
 partitions of the DLR-F6 grid. As P grows a part's halo (its surface) shrinks more slowly than its

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The CFD-Proxy benchmark of issue 15: gw-cfdproxy's variants gw (ghostwire plan, one slot per
 partner), mpi (the reference's Isend/Irecv) and commfree (no exchange: the study's optimum) side by
 side on the DLR-F6 mesh (or a generated mesh when the data is absent), METIS partitions, --init hash.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The CloverLeaf benchmark of issue 16: every exchange variant of gw-cloverleaf (as its --help lists
 them: mpi, the reference's scheme, and the ghostwire variants) x sync mode (p2p, global) side by
 side, on clover_bm_short (960 x 960) and on a strong-scaling case where the exchange matters

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The halo-exchange variants: one periodic n x n Grid<double, 2> with a halo of 1, its ghost faces
 // filled by ghostwire's update_halo, a hand-written Plan, MPI_Neighbor_alltoallw and Isend/Irecv.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Jacobi variants: examples/heat_jacobi.cpp's program written on ghostwire Grids and with plain
 // MPI, same kernel arithmetic, same initial state (a hot square in a cold periodic plate).
 #include <cmath>

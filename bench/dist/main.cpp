@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-dist-bench: ghostwire's Grid halo update against the same exchange written with a raw Plan,
 // MPI_Neighbor_alltoallw and Isend/Irecv, and the Jacobi example against the same program in plain
 // MPI, side by side in one job. Every point is the median over repeats of the slowest rank's time

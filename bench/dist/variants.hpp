@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-dist-bench: the variants it compares. Each variant owns its data for one grid size and runs
 // its operation `count` times per call, so the driver can time all of them side by side.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-bench bandwidth: streaming from rank 0 to rank 1. The sender issues a window of W messages
 // back to back, the receiver acknowledges the whole window; MB/s = bytes moved / time.
 #include <chrono>

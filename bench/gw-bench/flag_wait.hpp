@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Waiting for a flag the peer writes into my memory (raw, mpi-put-flag). The flag changes once per
 // message; we wait for it to change, then check it carries the expected stamp, so a wrong value
 // fails at once instead of after the timeout.

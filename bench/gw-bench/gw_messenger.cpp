@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw: ghostwire's notified write, the way a GASPI program uses it. Each rank's part of one Segment
 // holds its receive area and the source it sends from; notification j announces message j of a
 // window (0 for ping-pong) and notification `window` the receiver's acknowledgement.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The names of the message implementations and their one-line summaries: apart from the factories
 // (messenger_registry.cpp), so the option parser links without any implementation.
 #include "messenger.hpp"

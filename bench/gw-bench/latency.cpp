@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-bench latency: ping-pong between ranks 0 and 1, one-way time = round trip / 2.
 #include <chrono>
 

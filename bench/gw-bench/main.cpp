@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-bench: ghostwire's benchmarks in one program, `gw-bench SUBCOMMAND [options]`, launched like
 // every MPI program of the project: scripts/launch --path intra|emulated|multihost -n 2 -- gw-bench ...
 //

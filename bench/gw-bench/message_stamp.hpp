@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every benchmark message carries its stamp (a per-message number both ranks count in lockstep) in
 // its first and last bytes, and the receiver checks it. An implementation that delivers nothing,
 // delivers stale data, or raises the flag before the data has landed therefore fails loudly instead

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The measurement procedure shared by latency and bandwidth: for every size, warm up and calibrate
 // each implementation, then run the repetitions with the implementations interleaved (so drift of
 // the machine hits all of them alike), and report the median.

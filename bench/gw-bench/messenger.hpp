@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A Messenger is one way of moving a message from rank 0 to rank 1 (and back): the thing a
 // benchmark measures. Each implementation (gw, mpi-sendrecv, mpi-put-flag, raw) is one small class
 // behind this interface, so latency and bandwidth run the very same loop over all of them.

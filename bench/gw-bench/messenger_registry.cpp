@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Which implementations apply to a path, and how to make them (their names: implementation_names.cpp).
 #include <algorithm>
 #include <stdexcept>

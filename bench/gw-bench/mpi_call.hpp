@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The benchmark's own MPI calls report failures as exceptions naming the call and MPI's message;
 // their communicators use MPI_ERRORS_RETURN so the message reaches us.
 #pragma once

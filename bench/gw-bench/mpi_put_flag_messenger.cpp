@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // mpi-put-flag: a notified write written by hand in MPI-3 one-sided communication, as a user
 // without ghostwire would: MPI_Put of the data and MPI_Win_flush (so it is complete at the target),
 // then MPI_Put of a flag and MPI_Win_flush, into a window created with MPI_Win_allocate over the

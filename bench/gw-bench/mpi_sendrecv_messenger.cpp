@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // mpi-sendrecv: what a plain MPI code does. Ping-pong with blocking MPI_Send/MPI_Recv; a streaming
 // window as osu_bw does it, MPI_Isend/MPI_Irecv of every message and one MPI_Waitall.
 #include <cstdlib>

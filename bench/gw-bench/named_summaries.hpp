@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A table of implementations, each a name and its one-line summary for --help: the name list and
 // the summary lookup are both read from it (the message and the halo subcommands each have one).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // raw: the physical floor of moving a message between two processes on one machine, with no
 // library in the way: memcpy into the peer's part of an MPI_Win_allocate_shared window, then a
 // release-store of a flag that the peer polls with acquire loads. MPI only allocates the memory;

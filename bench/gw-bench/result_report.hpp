@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a message benchmark reports: one Result per (size, implementation), printed as a row of a
 // human table and as one JSON line for scripts (bench/run_suite.py reads the JSON lines).
 #pragma once

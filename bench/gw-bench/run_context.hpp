@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a benchmark run knows about where it runs: the MPI job, the pair of ranks that exchange
 // messages (0 and 1; the others only wait), whether that pair shares a physical host, how
 // ghostwire groups the ranks into nodes, and the resulting execution path (intra, emulated,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Message-size lists for the command line: "8", "64K", "4M", "1G" (binary units) and power-of-two
 // ranges "8-4M", so `--sizes 8-4M` is the default sweep and `--sizes 8,4K,64K` a quick one.
 #pragma once

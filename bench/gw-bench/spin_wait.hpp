@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Polling for the hand-written implementations (raw, mpi-put-flag), with the same policy as
 // ghostwire's own waits so neither side gets an unfair advantage: spin while every rank has a
 // core, yield the core when ranks outnumber cores, and give up with a description after the

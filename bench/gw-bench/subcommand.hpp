@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-bench is one program with subcommands, so every comparison runs side by side in one MPI job.
 // A subcommand parses its arguments before MPI starts (a usage error needs no job) and returns the
 // job to run. To add one (halo, ...): write a `Subcommand xxx_subcommand()` in its own file and

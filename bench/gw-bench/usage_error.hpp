@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A mistake on the command line: reported with the usage hint, before any MPI job starts.
 #pragma once
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The Heat benchmark matrix of issue 4: every gw-heat variant on grids 1024^2 and 2048^2 with tiles
 8, 16, 32, 64 and 128, on 2 and 4 ranks in one node and on 2 ranks as emulated nodes and as two
 hosts. Each point is the median of several runs (5 by default), each about a second long: gw-heat

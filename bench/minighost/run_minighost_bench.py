@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The miniGhost benchmark of issue 6: gw-minighost's variants gw (ghostwire grids), mpi (plain MPI)
 and commfree (no exchange: the compute bound) side by side, weak scaling with NDIM^3 cells per rank,
 NDIM from 10 to 100, 1 and 20 variables, both comm methods (10 BSPMA, 11 SVAF), on 2 and 4 ranks of

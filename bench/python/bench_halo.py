@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Halo update from Python: ghostwire's Grid.update_halo() against the usual mpi4py exchanges of
 numpy slices, and the Python call overhead over the same update run in C++.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Plots bench_halo.py's JSON lines: median microseconds per halo update against the cells of the
 grid, one panel per dimension, one line per variant and rank count. Writes docs/img/python_halo.png.
 

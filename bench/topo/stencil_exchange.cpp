@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-topo-bench: a 3-D stencil halo exchange (6 neighbours of a periodic process grid, one message
 // per face, MPI_Isend/Irecv) timed per message size with each rank placement: rank order (the
 // launcher's), ghostwire's hierarchical mapping (topo::map_hierarchical on the detected hierarchy)

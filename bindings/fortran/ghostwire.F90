@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The ghostwire Fortran module: `use ghostwire`. A Fortran 2008 layer over the C API (ghostwire.h)
 ! through ISO_C_BINDING. Arrays are Fortran arrays with their own bounds; where the library thinks in
 ! C order (grids: dimension 0 slowest) the module reverses the order, so u(i, j, k) with i fastest is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # pytest under scripts/launch: 1, 2 and 4 ranks on one node, emulated nodes and two hosts
 # (gw_add_mpi_test_matrix), so the Python tests are part of scripts/test.
 set(python_env "PYTHONPATH=${GHOSTWIRE_PYTHONPATH};PYTHONDONTWRITEBYTECODE=1;GHOSTWIRE_MPI_FLAVOR=${GHOSTWIRE_MPI_FLAVOR}")

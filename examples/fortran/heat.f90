@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! docs/fortran.md's first program: a periodic 2-D heat step on a 200 x 120 grid whose blocks are
 ! Fortran arrays with their ghost cells at natural bounds. Prints a checksum that does not depend on
 ! the number of ranks.

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! An unstructured exchange from Fortran: G mesh nodes in blocks over the ranks, each node reading
 ! two others far away (g - 5 and g + 7 around the ring). Each rank lists the nodes it needs but does
 ! not own (its ghosts) with their owners and their place in the owner's block; one plan fetches them.

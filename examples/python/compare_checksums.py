@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Runs a reference example (C++ or Fortran) and its Python version on the same ranks through
 scripts/launch and checks that both print the same checksum, character for character.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """2-D heat equation, explicit Jacobi steps on a periodic n x n grid with a halo of 1, in numpy:
 the same computation as examples/heat_jacobi.cpp (an asynchronous halo update overlapped with the
 inner cells, then the boundary cells, then swap) and the same printed checksum, bit for bit.

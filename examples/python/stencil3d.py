@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """3-D heat equation with a 7-point stencil in numpy: the same computation as
 examples/stencil3d.cpp (periodic n^3 grid, halo 1, a hot cube, asynchronous halo update overlapped
 with the inner cells) and the same printed checksum, bit for bit.

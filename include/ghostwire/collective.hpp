@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reductions over a World without a round trip through MPI inside a node.
 //
 //   double sums[2] = {interior, flux};

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ghostwire's distributed data structures (DASH-style): patterns, Array, Grid with halos,
 // global access, copy/copy_async, halo updates and collective algorithms. See docs/dist.md.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Errors: every failure of a ghostwire call is an exception carrying a code (shared with the C API)
 // and a message that names the argument, the value and what was expected.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* ghostwire C API: a thin layer over the C++ API. Every function returns GW_SUCCESS or an error
  * code; gw_last_error_message() gives the text of the last failure on this thread. */
 #ifndef GHOSTWIRE_H

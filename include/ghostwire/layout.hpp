@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Layout: which elements of a memory region a message reads or writes, in message order.
 //
 //  - box: an N-d strided box (1 to 3 dimensions). Extents and strides are listed from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Plan: a halo exchange built once and run many times (ghostwire's "shared notifications").
 //
 // A plan connects this rank with a list of neighbour ranks through `channels` independent message

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Segment: memory allocated collectively, node-shared and exposed to other nodes for one-sided
 // access, with an array of notification slots (the GASPI segment). Invariant of the notified write:
 // a target that sees the notification sees the data. docs/runtime.md, "Segments" and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // AsyncTransfer: one-sided reads and writes of any rank's part of a Segment that complete later.
 //
 // A transfer is a list of runs (byte ranges of the remote part and of local memory). Runs on a node

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Run-time settings (docs/runtime.md, "Settings and environment"): the one place where ghostwire
 // reads its GHOSTWIRE_* environment variables. A World reads them once (World(MPI_Comm)) or is
 // handed them (World(MPI_Comm, const Settings&)); everything that runs on a World (topology

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Topology-aware rank mapping (docs/topology.md): where ranks run in the machine hierarchy, and
 // which position of a Cartesian process grid each rank should compute so that neighbouring
 // positions share the deepest possible level (core, package, node, blade, chassis, group).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // World: the processes of one communicator, grouped into nodes whose members share memory.
 // Invariant: every rank sees the same node layout (nodes numbered by their lowest rank).
 // docs/runtime.md, "World".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Turns C++ exceptions into C error codes plus a thread-local message.
 #pragma once
 

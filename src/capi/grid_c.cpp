@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // C API of distributed grids and halo updates (dist/grid.hpp, dist/halo_update.hpp).
 #include <cstdint>
 #include <memory>

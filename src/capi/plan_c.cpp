@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // C API of halo plans.
 #include <cstring>
 #include <string>

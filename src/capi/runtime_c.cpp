@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // C API of the runtime: World, Segment, notified writes.
 #include <cstring>
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C handles of the runtime, shared by the C API files.
 #pragma once
 

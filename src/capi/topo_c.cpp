@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // C API of topology-aware placement (topo.hpp, docs/topology.md): a Cartesian process grid placed
 // on the machine, and communicators reordered by position. Calls on a gw_world_t use the World's
 // settings; calls on a bare MPI_Comm read them from the environment (Settings::from_environment).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Global access to grids and arrays: element addresses and the one-sided copy engine, which cuts
 // a range by owner and moves each owner's rows in one batch (docs/dist.md, "Global access").
 #include <map>

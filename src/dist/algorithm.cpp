@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The non-template parts of the collective algorithms (docs/dist.md, "Algorithms"): their one
 // collective is waited for like every ghostwire wait, so a rank that never calls it ends the others
 // with the timeout diagnostic, not a hang inside MPI.

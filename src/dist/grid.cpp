@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GridBase: validation, storage and the single-grid halo update of every Grid<T, N>.
 #include <sstream>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a grid holds behind its typed face, and how any rank's block is laid out in its segment:
 // row-major, padded by the halo width on both sides of every dimension. Invariant: every rank
 // computes every rank's layout alike (it depends only on extents, halo and element size).

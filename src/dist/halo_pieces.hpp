@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Which cells fill which ghost cells: the geometry of a halo update, from the pattern alone.
 //
 // An update fills some of a grid's ghost cells (GhostLayers: per dimension, layers on the low and

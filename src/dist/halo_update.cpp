@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // HaloUpdate: builds one halo Plan for a list of grids from the ghost-piece geometry, and runs it.
 // Each grid contributes the pieces of its own ghost layers (its halo, or the depth asked for), so
 // grids with different halos share messages. Every (sender, receiver) pair exchanges one message

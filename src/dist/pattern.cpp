@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Index arithmetic of TeamSpec and Pattern, and the team shapes of TeamSpec::balanced and
 // make_pattern (docs/dist.md, "Patterns and teams"); the factorisations they choose from are
 // shared with topo (runtime/factorisation.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Placement of a TeamSpec on the machine (docs/topology.md, "Placing grids, patterns and
 // applications"): the team as a topo::CartGrid, mapped hierarchically onto the hierarchy detected
 // with the World's settings (src/topo). dist uses topo here; topo never uses dist.

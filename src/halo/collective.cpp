@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "collective.hpp"
 
 #include "runtime/mpi_check.hpp"

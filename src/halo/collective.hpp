@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Collective steps of a commit that cannot hang: non-blocking MPI collectives and point-to-point
 // messages completed through ghostwire's waits, so a rank that never arrives ends in a timeout
 // diagnostic instead of a silent hang.

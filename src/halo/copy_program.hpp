@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CopyProgram: a precompiled copy between two element sequences (a sender's layout and a
 // receiver's, or a layout and a contiguous message buffer). Built once at commit; running it is a
 // few tight loops over absolute addresses, so a halo copy costs little more than memcpy.

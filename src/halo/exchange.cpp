@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The calls of a committed plan (exchange.hpp), the same for every path.
 #include "halo/exchange.hpp"
 

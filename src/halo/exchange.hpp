@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The calls of a committed plan, slot by slot and for all slots (start, finish), written once for
 // every path: what differs by path goes through path_dispatch.hpp. docs/plans.md, "Operations".
 #pragma once

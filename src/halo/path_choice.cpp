@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The path of a slot's message (path_choice.hpp). Between node peers three ways move one message:
 //
 //  - in place: the receiver copies from the sender's live data. One copy, one cache-line transfer

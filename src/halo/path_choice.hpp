@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The one place a slot's path is chosen, at commit, from both sides' memory and layouts and the
 // world's settings (docs/plans.md, "How a message travels"). Each side states its part in its
 // commit descriptor; agreed_path combines them, so both ranks of a slot build the same path.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The one place a slot's path is dispatched: every step of a slot's life that differs by path goes
 // through one of these calls to the concrete path type (a switch over the variant's index, no
 // virtual call). A new path is a new type in halo/paths/ and an alternative in slot.hpp; nothing

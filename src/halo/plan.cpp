@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Plan: construction, the user's description (memory, layouts), commit, and describe(). The
 // communicating calls are in plan_calls.cpp, commit's phases in commit/. docs/plans.md.
 #include "ghostwire/plan.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Plan's communicating calls: each checks the plan's state and its use by one thread at a time, then
 // runs the slot's step (exchange.cpp). docs/plans.md, "Operations".
 #include <mpi.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a Plan holds: the user's description (regions, pieces per slot) and, after commit, one
 // record per slot in use (slot.hpp) with its path, and the memory and MPI objects the paths share.
 // docs/plans.md, "How a plan works inside".

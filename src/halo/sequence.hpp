@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Message sequence numbers and the counter words node peers talk through (docs/plans.md, "How a
 // plan works inside"). Every counter is written by one side only: a release store publishes
 // everything the writer did before it, an acquire load that sees the value sees all of that.

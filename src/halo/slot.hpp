@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A slot is one (channel, neighbour) direction of a committed plan: the fields every path shares,
 // and one path (a std::variant of the types in halo/paths/, chosen at commit by path_choice.cpp and
 // called through path_dispatch.hpp). docs/plans.md, "How a plan works inside".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The kinds of path a slot's message can take (docs/plans.md, "How a message travels"). The order
 // is the order of the alternatives in SendPath and ReceivePath (slot.hpp) and the number the commit
 // descriptor carries.

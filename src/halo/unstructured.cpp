@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // make_unstructured_plan: from "ghost entry i is element j of rank r" to a plan, as PetscSF builds
 // its communication from leaves and roots. Owners learn what to send through one all-to-all of
 // counts and one of indices. Every argument check ends in a collective verdict, so one rank's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ghostwire::allreduce and allreduce_start: node peers meet in shared memory (reduction_area.hpp),
 // nodes through MPI. Invariants: every rank combines the same values in node-rank order, so all get
 // the same bits; at most one reduction per World is under way (WorldState::reduction_pending), which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Error codes' names and raise(), through which every ghostwire error is thrown: a timeout is then
 // always a TimeoutError, everything else an Error with its code. docs/runtime.md, "Errors".
 #include "ghostwire/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The factorisations shared by dist and topo (factorisation.hpp; docs/dist.md, "Patterns and teams").
 #include "factorisation.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Ways of writing a rank count as a product of one factor per dimension: the process-grid shapes
 // that src/dist (TeamSpec::balanced, make_pattern) and src/topo (CartGrid "auto", node blocks)
 // both choose from (docs/dist.md, "Patterns and teams"; docs/topology.md). Plain arithmetic, no MPI; it lives

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MPI errors as ghostwire Errors, and the check that MPI is running (mpi_check.hpp);
 // docs/runtime.md, "Errors".
 #include "mpi_check.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Turns a failed MPI call into an Error naming the call and MPI's own message. Invariants: every MPI
 // call of the runtime goes through check_mpi except in destructors (which must not throw; each says
 // so), and every transfer that may exceed an int count goes through for_each_mpi_chunk.

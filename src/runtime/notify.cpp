@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Notified writes and notification waits, out of line (the inline fast path is in segment.hpp).
 // Invariants: a notification is stored with release after its data, so whoever reads it with
 // acquire sees the data; 0 means "not set" and is never written as a value; every argument is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Inter-node notified write over two-sided MPI. The sender copies the data into a staging buffer
 // (so the caller's buffer is free at once and no receiver progress is needed to return) and sends a
 // header; small payloads travel inside the header message, large ones follow as a second message

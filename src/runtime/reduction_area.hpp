@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The shared memory behind ghostwire::allreduce: per rank of a node, two slots (alternating
 // between calls) of an epoch word and the values, in a window over the node. Made at the first
 // allreduce (collective), freed with the World. docs/runtime.md, "Reductions".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Inter-node notified write over MPI-3 one-sided communication: put the data, flush so it is
 // complete at the target, then put the notification and flush again. A target that sees the
 // notification therefore sees the data. Two round trips per write.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Segment: creation, destruction and plain put/get. Invariants: segments are created and destroyed
 // in the same order on every rank (the id is checked collectively first, so a mismatch throws
 // everywhere instead of hanging); nobody writes into a part before its owner has cleared it (the

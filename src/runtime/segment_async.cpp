@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // AsyncTransfer: node peers are served at once through shared memory; other nodes through
 // request-based one-sided operations on the segment's world window (which holds a lock_all epoch
 // for its whole life), one operation per call with derived datatypes when there are several runs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Layout of a segment: each rank's part is [notification slots | data], page aligned, allocated as
 // one MPI shared window over the node and, when there are several nodes, also exposed through a
 // window over the whole world for one-sided access from other nodes. Invariant: peer_base is null

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Settings::from_environment: every GHOSTWIRE_* variable is parsed here and nowhere else
 // (docs/runtime.md, "Settings and environment"); a malformed value is an error naming the variable,
 // its value and what was expected.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Node-shared windows (shared_window.hpp); docs/runtime.md, "Segments".
 #include "shared_window.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Node-shared memory: one MPI shared window over a node's communicator. Segments (segment.cpp) and
 // the reduction area (allreduce.cpp) both allocate through here. Invariant: parts[r] is aligned to
 // `alignment`, holds at least the requested bytes, and is the same memory in every process of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reusable send buffers for the two-sided transport, by power-of-two size class, so a steady stream
 // of messages allocates nothing. Invariant: a buffer is out of the pool while its send is under way.
 // docs/runtime.md, "Notifications and notified writes".

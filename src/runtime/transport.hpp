@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The inter-node half of a notified write. Intra-node writes never get here: they are a memcpy into
 // the peer's part and a release store of the notification. Invariant, for every transport: a target
 // that sees the notification sees the data, and writes from one rank to one target arrive in order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The end of a wait that timed out, and the wait state of a bare communicator (docs/runtime.md,
 // "Waiting and timeouts"): every timed-out wait prints or throws the same diagnostic.
 #include "wait.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Waiting: poll, spin briefly, then yield the core (ranks may outnumber cores), and give up with a
 // diagnostic after the world's timeout. Invariant: every blocking call in ghostwire waits through
 // this, so every wait serves the transport and the owed work and can time out.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // World: node discovery, the wait policy, the transport; teardown. Invariants: nodes are numbered by
 // their lowest rank and every rank computes the same layout; a World whose wait timed out (broken)
 // frees nothing collectively. docs/runtime.md, "World" and "Waiting and timeouts".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a World knows: communicators, the node layout, the segments it owns and its inter-node
 // transport. Internal to ghostwire: reached only through detail::world_state. docs/runtime.md,
 // "World".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CartGrid and Graph: the process grid whose positions are mapped, and its neighbour graph.
 #include <algorithm>
 #include <map>

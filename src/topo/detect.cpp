@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Detecting the hierarchy of a running job (docs/topology.md, "On a real launch"): hwloc inside a
 // node, the topology file or host names across nodes. What is read across nodes comes from the
 // Settings (a World's, or those handed in), never from the environment directly.

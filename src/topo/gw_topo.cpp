@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-topo: prints the machine hierarchy ghostwire detects, and evaluates rank mappings of a
 // Cartesian process grid on a machine (synthetic, a topology file, or the job's own); see
 // docs/topology.md, "First steps". It runs on a World, so it reads the GHOSTWIRE_* variables as

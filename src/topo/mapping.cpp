@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mappings of a Cartesian process grid onto ranks: rank order, MPI_Dims_create blocking, the DASH
 // study's reordering, and ghostwire's hierarchical blocking. Scotch's is in scotch_mapping.cpp.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a mapping costs: neighbour edges and halo bytes crossing each level, and a LogGP-like model
 // of one exchange's time.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A job reordered for a weighted graph (unstructured halos; docs/topology.md, "Placing grids,
 // patterns and applications"): which rank computes which part, and a communicator and World in
 // that order. The reordered World keeps the original World's settings.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mapping a weighted graph onto the machine with Scotch: the machine as a tree-leaf architecture
 // (SCOTCH_archTleaf, one level per hierarchy level, links dearer the higher they are), the
 // allocation as its sub-architecture (SCOTCH_archSub), then SCOTCH_graphMap. Scotch balances

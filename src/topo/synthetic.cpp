@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Synthetic machines and allocations for evaluating mappings without the machine.
 #include <algorithm>
 #include <cstdlib>

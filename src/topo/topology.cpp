@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Topology: ranks as paths through the machine's levels.
 #include <algorithm>
 #include <map>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GHOSTWIRE_TOPOLOGY files: host -> placement, in Cray's xtprocadmin form or level=value,...
 #include <cctype>
 #include <charconv>

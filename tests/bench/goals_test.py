@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Unit tests of bench/goals.py: the interval of a median, and every verdict a goal can get."""
 import sys
 import tempfile

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The main job in its smoke-test form, end to end: bench/run_suite.py --quick must succeed, print
 # the closing summary with every benchmark, and leave goals.json, report.md and the plots.
 #   suite_quick.sh PYTHON SOURCE_DIR BUILD_DIR OUT_DIR

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Distributed grids through the C API: every element type in 1 to 3 dimensions on rectangular
  * extents (a transposed order or a wrong stride puts another cell's value in a ghost), periodic and
  * open boundaries, faces and full stencils, the split update, a multi-grid update with per-grid

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # gw-cfdproxy tests (included by tests/cfdproxy/CMakeLists.txt). Every run goes through
 # gw_add_mpi_test (scripts/launch), checks its ghosts against their owners bit for bit
 # (--check-ghosts: exit 1 otherwise) and writes its checksums with --output into results/; a

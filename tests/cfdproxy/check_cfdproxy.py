@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks gw-cfdproxy result files (written with --output: checksum lines and one JSON line per
 variant) after the runs of a test group.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "domain_file_writer.hpp"
 
 #include <netcdf.h>

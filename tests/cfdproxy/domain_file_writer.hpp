@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Writing small domain files in the reference's layout (NetCDF 64-bit offset, the F6 files' format),
 // so the reader's tests can build grids, and break them on purpose, without the F6 data.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The DLR-F6 dual grid (48 domain files) reassembled: its size, faces, and the closure of its dual
 // cells checked against the reference's own partition. Skipped where the data is not next to the
 // project (CFDPROXY_F6_DATA, set by tests/cfdproxy/CMakeLists.txt).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // generate_mesh: size, faces, numbering and domains, and the geometry of a median dual: the cells
 // fill the unit cube, an interior cell is closed (its outgoing normals sum to zero), and the
 // Green-Gauss gradient the app computes is exact for a linear field there.

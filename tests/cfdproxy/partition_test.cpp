@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Partitions (original domains, METIS), the owned and halo counts of a partition against a brute
 // force, and the partition report's table and JSON lines.
 #include <gtest/gtest.h>

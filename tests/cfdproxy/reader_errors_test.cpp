@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // read_domain_files on small grids written here: what a correct two-domain grid reassembles into,
 // how a grid is named (prefix, file, directory, level), and one broken grid per error the reader
 // must report, each checked for the message's file and reason.

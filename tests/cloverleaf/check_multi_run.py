@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks gw-cloverleaf's side-by-side mode: a job running every exchange of the build (as --help
 lists them) x both sync modes for several rounds gives, run for run, the same results as a job of
 that one variant.

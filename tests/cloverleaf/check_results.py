@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks gw-cloverleaf output files (written with --out) against each other or the reference.
 
   check_results.py golden --golden FILE --case CL-A|CL-B [--ranks N] [--rtol R] [--passed] OUT

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Global access to grids and arrays from every rank (node peers directly, other nodes one-sided):
 // GlobalRef get/put, copy and copy_async in both directions over ranges that span many owners,
 // Future test/wait/get, local_range, and the collective algorithms.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Halo updates of Grid<T, N>: after every update each ghost cell must hold the value of the cell
 // it mirrors (its global index, plus a round and grid offset so stale or misplaced values show),
 // ghost cells no update covers (open boundaries, corners with Stencil::faces) must keep their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Lifetimes of halo updates and their handles (docs/dist.md, "Moves, handles and destruction"): a
 // handle keeps working when its HaloUpdate is moved; destroying or assigning over an update with an
 // exchange in flight finishes that exchange (the ghost cells are filled: checked) and the handle's

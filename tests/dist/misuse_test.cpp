@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse of the distributed data structures: every error names the argument, its value and what
 // was expected, and no rank hangs (local checks throw on every rank alike).
 #include "ghostwire/dist.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // TeamSpec, Pattern and Box against brute force: every pattern is also built by dealing blocks to
 // ranks one by one (the definition), and every index map, extent and range must agree with it for
 // many extents, team sizes and block sizes, uneven ones included. No MPI needed.

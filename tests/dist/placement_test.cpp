@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Placement of a team on the machine (Placement, TeamSpec::placed): the placement is the same
 // permutation on every rank, automatic follows whether a topology is known, and the hierarchical
 // placement cuts no more neighbour pairs between nodes than rank order (fewer when the launcher

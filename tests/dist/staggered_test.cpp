@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Staggered fields in one halo update: grids of one pattern with different halos (widths, stencils,
 // boundaries), each filling a chosen part of its halo (HaloDepth). The grids of a case are those of
 // CloverLeaf's chunk: cell fields (width 2), node fields (width 3: a chunk owns nodes 0..n-1 of its

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! Misuse without `ierr`: the program stops (error stop) with the library's message naming the
 ! argument, on every rank, not with a crash. CTest expects the message in the output.
 program error_stop_test

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! Grids from Fortran: real(8), real(4), integer and integer(8) arrays in 1 to 3 dimensions with their
 ! ghost cells at natural bounds, on rectangular extents (a transposed order, a wrong stride or a wrong
 ! bound puts another cell's value in a ghost). Every ghost must hold its owner's global index.

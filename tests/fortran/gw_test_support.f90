@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! What the Fortran tests share: counting failed checks and reporting them on every rank.
 module gw_test_support
   use ghostwire

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! Plans from Fortran: boxes (strided columns of an i-fastest array, 3-D boxes with other lower
 ! bounds) and index lists (positions and subscripts) on a periodic ring of ranks, every way of
 ! running an exchange, an unstructured plan, and misuse answered by the library's message.

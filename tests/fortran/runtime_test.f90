@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The runtime from Fortran with the integer handles of the `mpi` module: the world, allreduce,
 ! segments as arrays (this rank's and node peers' with their shape and bounds), notified writes, and
 ! misuse answered by the library's message.

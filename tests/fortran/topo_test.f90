@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! Topology placement from Fortran: a reordered communicator for a process grid, a world and a grid
 ! over it whose ghosts hold their owners' global indices, rank order as the identity, misuse.
 program topo_test

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A Cartesian block decomposition of a 2-D or 3-D global grid with halo width h, for tests: which
 // neighbour lies in each direction, the boxes a rank sends and receives, and the value every cell
 // must hold (its global index, so a stale or misplaced ghost cell shows).

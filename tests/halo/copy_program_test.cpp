@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CopyProgram's choice of loop for the layouts halos have: a contiguous run is one copy, short
 // runs at scattered addresses are gathered into whole lines, equal steps are one strided loop;
 // every choice copies the right bytes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The commit descriptor without MPI: a round trip keeps every field; a descriptor cut short at any
 // length, with any byte flipped, from another format version, or structurally wrong behind a valid
 // checksum is an error naming the neighbour, never a descriptor read from garbage.

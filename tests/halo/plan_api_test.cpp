@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The explicit slot API, the unstructured helper, many slots, and misuse reported with clear text.
 #include <algorithm>
 #include <random>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Halo plans through the C API: a periodic 1-D halo exchange (boxes and ranges), an unstructured
  * plan, and errors as codes plus messages. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Commit's visible choices and refusals: the notified-write fallback when a plan's tags would pass
 // the tag limit is named by describe() and still delivers every value; a message too large for
 // one MPI message between nodes is refused at commit with the reason, on every rank.

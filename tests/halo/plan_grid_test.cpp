@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Halo exchange of 2-D and 3-D block decompositions through a Plan: after every exchange each
 // ghost cell must hold the global index of the cell it mirrors (plus a round offset, so stale
 // values show), cells no message covers must keep their sentinel, and owned cells must not change.

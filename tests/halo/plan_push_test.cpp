@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The pushed path: between node peers a sparse message (an index list) whose receive memory is in
 // a Segment is written by the sender straight into the receiver's ghost cells when the receiver
 // has said they are free, and staged otherwise. Exchanges of an unstructured mesh over many rounds

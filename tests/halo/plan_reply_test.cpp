@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reading messages in place (view, test_recv_in_place, release) and acknowledgement by reply, in
 // a ping-pong between rank pairs (0,1), (2,3), ...: the protocol of a pipelined wavefront, where
 // each message on a slot is answered on the same slot after it has been read.

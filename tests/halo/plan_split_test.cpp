@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Messages the plan splits: a node peer's message with dense pieces (rows) and sparse ones (a
 // column) goes as two parts, the rows read in place and the rest staged; the receiver's layout is
 // cut along the sender's runs even when it is shaped differently (one index list here). Every value

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Randomised stress of halo plans: many exchanges of a periodic 2-D or 3-D decomposition with
 // faces, edges and corners, random delays on both sides, and a random mix of exchange(),
 // start()/finish() around "computation", explicit per-slot send/wait in random order and one

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Runs gw-heat under mpirun and checks what it printed; the tests of tests/heat use it.
 
 gw_add_mpi_test launches this script on every rank. Rank 0 runs the real command as a child

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The fast kernel (relax_block, used by every variant but seq) must give exactly the bits of the
 // plain kernel (relax_rows, seq's):
 //  1. on random rectangles of random bands, both schedules (column groups, row groups) and every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The apps' variant registry (apps/common/named_registry.hpp), which gw-heat's --variant and --help
 // list in its order: entries with a position are listed by position, then by name; entries without
 // one by name; never in registration order. A name registered twice is refused, and static

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the build tree into a fresh prefix, then builds a Fortran consumer against it twice: with
 # find_package(ghostwire) (a Fortran-only CMake project) and with pkg-config's ghostwire-fortran
 # flags alone, and runs both.

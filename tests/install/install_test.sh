@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the build tree into a fresh prefix, then builds two consumers against it: one with
 # find_package(ghostwire), one with pkg-config alone, and runs both.
 #   install_test.sh BUILD_DIR SOURCE_DIR MPI_CXX_COMPILER

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks gw-minighost result files (written with --output) after the runs of a test group.
 
   check_results.py agree [--normalize] [--vars 1,2] [--rtol R] FILE...

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Runs the C++ gw-minighost (variant mpi) and gw-minighost-f (variants mpi and gw) with the same
 options through scripts/launch, and checks that every run verified conservation and that the Fortran
 runs' final interior sums equal the C++ app's within 1e-12 relative.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse catalogue: the C API (world, segments, notifications, reductions, plans, grids, halo
 // updates). Every call returns the Errc as a GW_ERR_* code and leaves a message naming the argument
 // in gw_last_error_message(). A handle's destroy function sets the caller's handle to NULL, so a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse catalogue: Grid, HaloUpdate, HaloDepth and HaloHandle.
 #include <utility>
 #include <vector>

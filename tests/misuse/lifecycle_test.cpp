@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse catalogue: ghostwire calls before MPI_Init and after MPI_Finalize raise Errc::state naming
 // the call, and objects that outlive MPI_Finalize are destroyed without touching MPI. Its own main
 // (the shared test main would initialise MPI and hold a World): the tests run in order, before

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The misuse catalogue (docs/runtime.md, "Misuse catalogue"): tables of wrong calls, each row the
 // call, the wrong argument, the Errc it must raise and a fragment its message must contain (the
 // argument's name). A row is checked on every rank; with --print-catalogue rank 0 also prints the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse catalogue: Plan and Layout (built by hand), and the unstructured plan.
 #include <sys/mman.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse catalogue: one plan used from two threads at once while MPI provides less than
 // MPI_THREAD_MULTIPLE (the test main initialises MPI with MPI_Init: MPI_THREAD_SINGLE). The second
 // thread must get Errc::state naming the plan, not race on its counters.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse catalogue: World, Segment, notifications and notified writes, allreduce.
 #include <cstdint>
 #include <vector>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse catalogue: topology (files, names, mappings, reordering) in C++ and C.
 #include <sstream>
 #include <vector>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Several jobs on one machine at once, each with its own grids and plans: every job must finish
 # with every value right and its checksum equal to the closed form. A shared-memory name, port or
 # file two jobs both used would mix their data (each job's values carry its own tag) or fail one.

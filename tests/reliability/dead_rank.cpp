@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One rank dies in the middle of an exchange; the others must end with a diagnostic naming the
 // rank and slot they waited for, not hang (tests/reliability/dead_rank.sh checks the rest).
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # One rank of a job dies (or hangs) in the middle of an exchange: checks that the job ends within
 # the wait timeout, non-zero, with the mechanism that was expected to end it, and that nothing the
 # job created is left in /dev/shm.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs a command that must fail with a sanitizer report: passes only if it exits non-zero and its
 # output matches REGEX.   expect_report.sh REGEX COMMAND [ARGS...]
 set -uo pipefail

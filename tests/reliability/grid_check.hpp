@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A periodic 2-D grid whose every cell holds a value unique to its global position and round, so
 // that after a halo update each face ghost cell can be checked against the cell it copies: a stale
 // round, a misplaced cell or another job's data fails the check.

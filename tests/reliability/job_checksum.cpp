@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One job of several running on the machine at once (tests/reliability/concurrent_jobs.sh): a
 // periodic Grid with a HaloUpdate and a raw Plan on a ring, each checked after every exchange,
 // and a checksum of the final grid against its closed form. Values carry the job's --tag, so data

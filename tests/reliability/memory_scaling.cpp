@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Per-rank memory of ghostwire's runtime and plans at a fixed amount of work per rank (weak
 // scaling), added by creating the World, a 2-D Grid (32 x 32 cells per rank) with its HaloUpdate
 // and a raw plan with every rank's four grid neighbours on two channels:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Per-rank memory stays O(neighbours x channels) as the job grows: runs memory_scaling on
 # emulated nodes of 8 ranks at 16 and 64 ranks (oversubscribed on a small machine) and requires
 # ghostwire's own heap per rank (the largest rank's) at 64 ranks to stay within 25% of that at 16.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the reliability programs measure about their own process: resident memory (from
 // /proc/self/status), the heap in use (glibc's mallinfo2) and the shared-memory files the process
 // has mapped (from /proc/self/maps), so a test can check after the job that none is left behind.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The sanitizer leg's CI set (scripts/test --sanitize, label sanitize-ci): every library layer under
 # ASan + LSan + UBSan at 2 ranks, on one node and across emulated nodes and hosts, sized so the
 # sanitized build plus these tests fit in about 12 minutes on 2 cores. It reuses the test programs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Proves the sanitizer leg can fail: each mode does one thing the sanitizers must report, inside an
 // MPI job launched like every test, and then claims success. scripts/test --sanitize registers one
 // test per mode that passes only if the job ends non-zero (WILL_FAIL) with the report in its output.

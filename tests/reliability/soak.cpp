@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Soak: many exchanges of one plan, with resident memory measured after a warm-up and at the end.
 // VmRSS growth above --limit-kib fails, and so does heap growth above --heap-limit-bytes (glibc's
 // count of bytes in use: a leak of 1 byte every 16 exchanges shows over 10^6).

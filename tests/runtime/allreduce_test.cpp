@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ghostwire::allreduce: right values, the same bits on every rank, no stale value when calls follow
 // each other closely (the shared slots alternate), the MPI path for large counts, and errors.
 #include <mpi.h>

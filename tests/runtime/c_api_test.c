@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The C API end to end: world, segment, a notified ring write, error codes and messages. */
 #include <stdio.h>
 #include <string.h>

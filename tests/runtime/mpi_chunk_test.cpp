@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // for_each_mpi_chunk (an internal helper: the library's own headers): the pieces cover the bytes
 // exactly once, in order, each at most max_mpi_chunk, so every count fits MPI's int.
 #include <gtest/gtest.h>

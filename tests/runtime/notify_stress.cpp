@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Stress test of notified writes: random pairs, random sizes (0 to 64 KiB), random delays on both
 // sides. Each pair (sender, receiver) runs a sliding window of slots with credits returned by
 // notifications. The receiver checks every byte, and checks order: when message j from a sender is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Waits for something nobody provides, with the default timeout action (abort the job): the tests
 // check that the diagnostic names what was waited for, and that the job ends instead of hanging.
 //   timeout_probe                      a notification nobody sends (segment 0, notification 6)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* What the C API's tests share: CHECK(condition, printf-style message) counts and prints a failure
  * with the test's name and line; OK(call) checks that a call returned GW_SUCCESS. Define
  * C_CHECK_NAME (a string) before including. */

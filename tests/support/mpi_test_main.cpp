@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // main() for MPI test programs: every rank runs the tests; only rank 0 prints progress, every rank
 // prints its failures (prefixed with its rank), and the exit code is non-zero on all ranks if any
 // rank failed, so mpiexec reports the failure.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shared by ghostwire's MPI test programs: one World for the whole run, and command-line
 // expectations such as --expect-nodes=N that a launch passes to the tests.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detect() on a real launch: every rank's path, nodes from host names (or emulated nodes), cores
 // from hwloc. Launched on one host, on emulated nodes and on two hosts.
 #include <mpi.h>

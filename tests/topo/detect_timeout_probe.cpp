@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // topo::detect waits like every ghostwire wait (docs/topology.md, "On a real launch"): rank 0 never
 // calls it, so the other ranks end the job with the timeout diagnostic naming what detect waited
 // for, instead of hanging inside MPI. The tests check the diagnostic; the job is aborted.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The machine hierarchy: hwloc on this machine, both topology-file forms and their errors, the
 // synthetic machines. No MPI needed.
 #include <gtest/gtest.h>

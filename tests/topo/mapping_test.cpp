@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mappings of Cartesian process grids: permutations on every machine and grid; on the study's
 // 384 x 24 sparse Cray allocation and a 64-node fat tree the hierarchical mapping cuts inter-node
 // halo bytes to <= 0.7x rank order, no more than any other mapping (Scotch included), and its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A job reordered for a weighted graph (topo::map_graph(world, graph), topo::reordered): the
 // assignment is one permutation on every rank, the new World's rank v is the process the
 // assignment names, and the graph's weight between nodes is no more than in rank order (less when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A World built with explicit Settings detects and places exactly as a World built under the same
 // GHOSTWIRE_* variables (docs/topology.md, "Settings"; issue 31): the hierarchy (topo::detect), the
 // automatic and hierarchical placements of a team, topology_known and the graph reordering are

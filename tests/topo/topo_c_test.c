@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The C API of placement: gw_topo_map_cartesian and gw_topo_place_cartesian give one permutation
  * on every rank (rank order for GW_PLACEMENT_RANK_ORDER), bad arguments an error code and a
  * message, and gw_topo_reordered_comm a communicator whose rank p is the process at position p. */

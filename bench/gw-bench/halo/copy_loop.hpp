@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CopyLoop: the hand-written copy of one halo message between two arrays of doubles, chosen once
 // per message so the loop itself is as plain as a person would write it: memcpy per contiguous
 // row, a typed element loop for strided rows and columns, a gather or scatter loop over an index

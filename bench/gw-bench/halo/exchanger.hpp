@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // An Exchanger is one implementation of a case's halo exchange: the thing `gw-bench halo` measures.
 // Each (gw, mpi-isend, mpi-persistent, mpi-alltoallw, mpi-put, raw) is one small class behind this
 // interface, built once per case, collectively, in the same order on every rank.

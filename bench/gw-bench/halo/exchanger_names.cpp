@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The names of the halo implementations and their one-line summaries: apart from the factories
 // (exchanger_registry.cpp), so the option parser links without any implementation.
 #include "../named_summaries.hpp"

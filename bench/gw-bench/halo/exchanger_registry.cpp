@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Where the halo implementations can run, and how to make them (their names: exchanger_names.cpp).
 #include <stdexcept>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Verification of a halo exchange, the same for every implementation, so a broken or lazy one
 // fails loudly instead of looking fast, and the application's step around it, so that no
 // implementation is flattered by data that stays put in some cache.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The 2-D and 3-D grid cases: a non-periodic block decomposition of N^d doubles over the ranks
 // (MPI_Dims_create, its first dimension on the slowest axis; rank order x fastest), each block stored with `halo` ghost layers on every side
 // in a C array a[z][y][x]. A rank sends the owned cells next to each side that has a neighbour and

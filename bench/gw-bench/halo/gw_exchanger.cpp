@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw: a ghostwire Plan over the case's array, which lives in a Segment so node peers can read it in
 // place or write into its ghost cells (one copy, no packing, or one copy into the ghosts); built
 // once, then plan.exchange() per exchange. Grids describe each message as a box; the unstructured

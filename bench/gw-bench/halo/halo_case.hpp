@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A halo-exchange case as every implementation of `gw-bench halo` sees it: this rank's array of
 // doubles (owned and ghost elements), the messages it sends and receives (which elements, to and
 // from which rank), and the value every element must hold after an exchange, so that any

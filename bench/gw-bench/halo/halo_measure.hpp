@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Measuring one case: build every implementation on it (collectively), verify each once, warm up
 // and calibrate each, then run the repetitions with the implementations interleaved (so a drift of
 // the machine hits all of them alike) and report the median. All ranks take part in every

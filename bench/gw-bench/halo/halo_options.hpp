@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Command-line options of `gw-bench halo`, parsed before MPI starts, identically on every rank, so a
 // mistake is reported once and no job is started.
 #pragma once

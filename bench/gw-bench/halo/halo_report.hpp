@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What `gw-bench halo` reports: one HaloResult per (case, implementation), printed as a row of a
 // human table (cases x implementations, plus gw against the best MPI variant and against raw) and
 // as one JSON line for scripts (bench/run_suite.py reads the JSON lines).

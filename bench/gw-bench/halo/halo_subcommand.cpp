@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gw-bench halo: one halo exchange, several implementations (ghostwire, four MPI styles, the raw
 // shared-memory floor), the same arrays and cases, measured side by side in one job. Every rank
 // takes part; the time of an exchange is that of the slowest rank. See docs/benchmarks-howto.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The messages of a case as the packing MPI implementations (mpi-isend, mpi-persistent, mpi-put)
 // see them: for each message, the contiguous doubles MPI sends from or receives into, and the
 // hand-written loop that packs or unpacks it. A message that is one contiguous run of the array

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // mpi-alltoallw: MPI's own answer to halo exchange, a neighbourhood collective. A distributed
 // graph communicator (MPI_Dist_graph_create_adjacent, no reordering) and one derived datatype per
 // neighbour and direction are built once; MPI_Neighbor_alltoallw then moves every message straight

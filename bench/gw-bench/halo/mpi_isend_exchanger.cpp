@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // mpi-isend: the textbook MPI halo exchange. Post every receive (MPI_Irecv), pack each message and
 // send it (MPI_Isend), wait for all (MPI_Waitall), unpack. Messages that are one contiguous run of
 // the array go without packing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // mpi-persistent: persistent requests set up once (MPI_Recv_init / MPI_Send_init on fixed buffers).
 // Per exchange: start the receives, pack, start the sends (MPI_Startall each), MPI_Waitall,
 // unpack. Starting the receives before packing lets a neighbour's message land while we pack.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // mpi-put: MPI-3 one-sided with active-target synchronisation. Every rank's receive buffers (one
 // after another) form a window made once with MPI_Win_allocate; each sender learns once where its
 // messages land. Per exchange: pack, MPI_Win_fence, MPI_Put of every message into the neighbour's

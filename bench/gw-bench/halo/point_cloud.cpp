@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The unstructured case: a random point cloud in the unit cube (fixed seed, `points_per_rank` points
 // per rank), its k-nearest-neighbour graph (found with a uniform bucket grid, then made symmetric),
 // partitioned by METIS_PartGraphKway into one part per rank. Every rank computes all of it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // raw: the floor of a halo exchange between processes that share memory, with no library in the
 // way. Every rank's array lives in one MPI_Win_allocate_shared window over the ranks of the host;
 // each rank copies its ghost cells straight out of its neighbours' arrays with hand-written loops

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """ghostwire: halo exchanges over MPI shared memory and one-sided messages, from Python.
 
     from mpi4py import MPI            # optional: any mpi4py communicator

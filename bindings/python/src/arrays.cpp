@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Element types and the checks of numpy arrays handed to ghostwire: the library reads and writes
 // them in place, so a wrong type, a copy or a strided view would be silent corruption.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ghostwire.allreduce(world, values, op="sum"): element-wise over the ranks, the same bits on every
 // rank (include/ghostwire/collective.hpp). values: a float or int (the result is returned) or a
 // C-contiguous numpy array of float64 or int64 (reduced in place and returned).

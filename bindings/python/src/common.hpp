@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the binding's source files share: the objects that can be closed, the dtype names, the
 // checks of numpy arrays passed in, and one bind_* function per file.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ghostwire::Error -> ghostwire.Error (a RuntimeError) with .code, a ghostwire.Errc; TimeoutError
 // -> ghostwire.TimeoutError, a subclass. The message is the library's, unchanged.
 #include <pybind11/pybind11.h>

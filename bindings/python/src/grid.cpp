@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ghostwire.Grid: a distributed 1-3-d array whose local block, ghost cells included, is a numpy
 // view (no copy). Invariant: no view outlives the grid's memory. The views keep the Grid object
 // alive, and close() (collective) refuses on every rank while any rank has a view alive or an

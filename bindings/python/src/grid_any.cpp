@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The twelve Grid<T, N> instances behind AnyGrid (four element types, one to three dimensions).
 #include <cstdint>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A ghostwire::Grid<T, N> of any of the binding's element types and dimensions behind one
 // interface, so that the Python Grid is one class.
 #pragma once

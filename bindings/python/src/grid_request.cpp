@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Grid(...)'s Python arguments -> a GridRequest, every mistake named.
 #include <string>
 

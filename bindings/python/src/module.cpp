@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The _ghostwire extension module (imported by the ghostwire package): one bind_* per file, and
 // the registry of objects to close at exit.
 #include <algorithm>

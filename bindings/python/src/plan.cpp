@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ghostwire.Plan(world, neighbours, channels): the general plan over numpy arrays. add_send and
 // add_receive take index lists into your own arrays (C-contiguous, kept alive by the plan), then
 // commit() and exchange() (docs/plans.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the two Python plans share: running a plan's waits without the GIL.
 #pragma once
 

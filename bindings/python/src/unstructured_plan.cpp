@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ghostwire.UnstructuredPlan(world, owned, ghost_owner, ghost_index, dtype), like PetscSF: each
 // ghost is element ghost_index[i] of rank ghost_owner[i]'s owned values; .owned and .ghosts are
 // numpy views of one Segment, so node peers write the ghosts directly (docs/plans.md). Invariant:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The bases of numpy views of collectively freed memory, and close()'s agreement over the ranks
 // (views.hpp: the invariant; docs/python.md, "How it works").
 #include "views.hpp"

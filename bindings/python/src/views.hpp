@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Numpy views of memory that close() frees on every rank at once (a Grid's block, an
 // UnstructuredPlan's owned values and ghosts). Invariant: no
 // view outlives that memory. Each view's base is a ViewBase, which keeps the owning Python object

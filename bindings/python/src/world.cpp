@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ghostwire.World(comm=None): any mpi4py communicator, or MPI_COMM_WORLD.
 //
 // The MPI_Comm of an mpi4py communicator is taken from MPI._handleof(comm), an integer: a pointer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Python World: a ghostwire::World that can be closed, and knows how many grids and plans
 // still use it (it must outlive them).
 #pragma once

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Shared fixtures: every rank runs the same tests in the same order (they are collective).
 
 The world is built on mpi4py's COMM_WORLD when ghostwire runs on mpi4py's MPI (Open MPI builds),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """A script that ends with numpy views of an open Grid still alive (a module-level `view`, no
 close()): the package's exit handler must close the grid anyway, since Grid.close() refuses only to
 protect views, and these go with the interpreter. It prints "exit_with_views: ok" and must exit

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Bad input is refused with ghostwire.Error, its Errc and a message naming what is wrong; nothing
 is read or written through a wrong dtype, shape or layout."""
 import numpy

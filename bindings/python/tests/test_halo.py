@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Every ghost cell after update_halo() against the global index it must hold: a single stale or
 misplaced ghost fails, on every dtype, 1 to 3 dimensions, open and periodic, faces and full."""
 import itertools

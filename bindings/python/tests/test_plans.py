@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Index-list exchanges: every ghost must hold exactly the owner's value it names."""
 import numpy
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Results that must not depend on the number of ranks: a few heat steps on a Grid against the
 same steps on the whole array in one numpy process, reductions, allreduce."""
 import numpy

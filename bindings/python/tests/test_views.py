@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """A Grid's numpy views never outlive its memory (docs/python.md, "How it works"; the Python case of
 the misuse catalogue, docs/runtime.md): close() is refused on every rank alike while any rank has a
 view alive (or an array made from one), and the views keep showing the grid's memory meanwhile. A

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """World from mpi4py communicators, and the GIL released while ranks wait."""
 import time
 

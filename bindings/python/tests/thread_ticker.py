@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """A second Python thread that notes the time every millisecond: how the tests see that a ghostwire
 wait released the GIL (the ticks go on while the main thread waits)."""
 import threading

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """A wait that times out raises ghostwire.TimeoutError in Python (GHOSTWIRE_ON_TIMEOUT=throw), and
 the rank's other Python threads keep running while it waits (the GIL is released). Two ranks: rank
 1 updates a halo that rank 0 never joins. Run by the CTest python.timeout.2; the job ends with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Collective algorithms over the owned cells of grids and arrays (ghost cells are never touched):
 //
 //   fill(u, 0.0);                                    // then a barrier: every rank sees the values

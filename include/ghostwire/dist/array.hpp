@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Array<T>: a 1-D array distributed by any 1-D pattern (BLOCKED, CYCLIC, BLOCKCYCLIC(b), TILE(b)),
 // each rank's elements contiguous in a Segment in global order.
 //

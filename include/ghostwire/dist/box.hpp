@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Index, Box: the coordinates of distributed containers.
 //
 // Coordinates are signed (ghost cells have negative local indices) and listed slowest dimension

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // copy / copy_async: a global range of a Grid or Array to a local buffer and back, one-sided (the
 // owners take no part). The buffer is dense and row-major over the range. Node peers are read or
 // written at once through shared memory; other nodes by one one-sided operation per owner.

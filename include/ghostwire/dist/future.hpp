@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Future<R>: the result of an asynchronous copy (copy_async). wait() blocks until the data has
 // arrived (or, copying into a distributed container, is visible at its owners), test() asks
 // without blocking, get() waits and returns the result: the end of the range written or read, as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GlobalRef<T>: one element of a distributed container, wherever it lives. get()/put() are a plain
 // load/store when the owner shares memory with this rank, and a blocking one-sided get/put
 // otherwise (the owner must make MPI progress, see segment_async.hpp). Visibility to other ranks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Grid<T, N>: an N-d array (N = 1, 2, 3) distributed in blocks over the ranks, each block stored
 // in a ghostwire Segment with a layer of ghost cells around it, so stencils index neighbours
 // directly and halo updates fill the ghosts in place (one copy between node peers).

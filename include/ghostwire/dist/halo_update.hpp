@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // HaloUpdate: one halo exchange of several grids, built once on a halo Plan and run every step.
 //
 //   HaloUpdate update({&u, &v, &w});                              // one message per neighbour

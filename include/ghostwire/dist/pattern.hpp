@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Pattern<N>: how an N-d index space is distributed over a TeamSpec, per dimension BLOCKED,
 // CYCLIC, BLOCKCYCLIC(b), TILE(b) or NONE (DASH's patterns). It maps global coordinates to
 // (rank, local coordinates) and back, and knows every rank's local extents. Sizes need not divide:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The non-template core of TeamSpec and Pattern (declared here, defined in src/dist/pattern.cpp):
 // Pattern<N> is a typed face over it, so the index arithmetic is compiled once.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // TeamSpec<N>: the ranks arranged as an N-d Cartesian grid. Positions are numbered row-major (the
 // last coordinate varies fastest, as in MPI_Cart_create and DASH); position p is on rank p unless
 // the team is placed (Placement, docs/topology.md), which changes only which rank computes which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Plan::commit as named phases (docs/plans.md, "How a plan works inside"): check the neighbour
 // lists, choose the inter-node path, check message sizes, lay out message memory, exchange
 // descriptors, check agreement, build each slot's path, order the slots, choose the wait policy.

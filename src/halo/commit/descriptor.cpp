@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The commit descriptor's wire format (descriptor.hpp), encoder and decoder side by side: a header
 // (magic, version, body length, checksum of the body), then the body field by field. A field added
 // to one side and not the other changes every descriptor's layout, which the round-trip test

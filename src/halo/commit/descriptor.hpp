@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The per-neighbour descriptor of a commit: what a rank tells each neighbour about both directions
 // of every channel, so that both ranks of a slot check both directions (and report a mismatch on
 // both) and each builds its side of the slot. The encoder and decoder sit side by side in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Commit's descriptor phases (descriptor_exchange.hpp).
 #include "halo/commit/descriptor_exchange.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Commit's middle phases: every rank sends each neighbour one descriptor of both directions of
 // every channel (descriptor.hpp), and both ranks of a slot check that their sides agree, so a
 // mismatch is reported on both of them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Commit's memory phase (message_memory.hpp). Counters and buffers start on their own cache lines.
 #include "halo/commit/message_memory.hpp"
 

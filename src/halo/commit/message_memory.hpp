@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Where a plan's messages live, laid out once at commit: the node peers' counters, staging halves
 // and notified-write buffers in the plan's Segment (peers read and write them there), and the
 // two-sided buffers in private memory the persistent requests point into.

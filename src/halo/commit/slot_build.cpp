@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Commit's build phase (slot_build.hpp).
 #include "halo/commit/slot_build.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a path's build() gets at commit: one direction of one slot, this rank's side of it, and
 // what the neighbour said about its side in its descriptor. The helpers compute the addresses and
 // copies the paths need, so the paths' files hold only what is their own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A slot's pieces in commit's three forms (slot_pieces.hpp).
 #include "halo/commit/slot_pieces.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A slot's pieces (its send or receive layout over registered regions) as commit needs them: the
 // signature both sides compare, the pieces a CopyProgram copies, where they live for a node peer.
 #pragma once

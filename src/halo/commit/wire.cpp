@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Layouts on the wire (wire.hpp): kind, then the kind's fields.
 #include "halo/commit/wire.hpp"
 

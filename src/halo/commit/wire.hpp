@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Byte-level reading and writing of the descriptors ranks exchange at commit. The reader never
 // reads past its bytes and never believes a count that the remaining bytes could not hold: a short
 // or corrupt descriptor becomes an error naming the rank it came from.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The in-place path (in_place.hpp): the receiver's copy reads the sender's live data, so the
 // sender's next message (or its next change of the data) waits for the acknowledgement.
 #include "halo/paths/in_place.hpp"

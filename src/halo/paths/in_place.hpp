@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The in-place path: between node peers, the receiver copies straight from the sender's live data
 // (in a Segment, dense) into its ghost cells, one copy; send() is a counter store.
 // docs/plans.md, "How a message travels".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The counter protocol the in-place and staged paths share (node_peer.hpp).
 #include "halo/paths/node_peer.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the in-place and staged paths share: a node peer posts a message by a release store of the
 // receiver's posted word, and the receiver acknowledges what it consumed by a release store of the
 // sender's acknowledgement word, at once or riding on its next message back on the same slot

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The notified-write path (notified_write.hpp). Notification ids in the plan segment: data of
 // message k on slot s is 2 s + k % 2, the acknowledgement of send slot s is 2 slots + s. The
 // receiver acknowledges before unpacking, since the next message lands in the other half.

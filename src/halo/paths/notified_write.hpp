@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The notified-write path: between nodes, a slot's message is packed and written one-sided into
 // half k % 2 of a double buffer in the receiver's plan segment, with a notification carrying its
 // sequence number; the receiver acknowledges before unpacking. Taken with the one-sided transport

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a path does when it has nothing of its own to do at a step of a slot's life. Each path type
 // (one file each under halo/paths/) derives from these and hides what it does differently; calls go
 // through halo/path_dispatch.hpp to the concrete type, never through a virtual call.

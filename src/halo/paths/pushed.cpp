@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The pushed path (pushed.hpp). Two counters per slot, each written by one side only:
 //
 //   free    in the sender's memory: the message the receiver's ghost cells are free for. The

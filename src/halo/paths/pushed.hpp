@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The pushed path: between node peers, the sender of a sparse message writes it straight into the
 // receiver's ghost cells (dense, in a Segment) once the receiver has said they are free, or stages
 // it as the staged path does when the receiver is not ready yet. docs/plans.md, "One copy for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The staged path (staged.hpp): message k goes to staging half k % 2, so a sender may pack and post
 // message k + 1 before its receiver has taken message k, and the receiver accepts a posted counter
 // one ahead of the message it expects and takes them in order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The staged path: between node peers, the sender packs its message into half k % 2 of a shared
 // staging buffer and the receiver copies it out: two copies, but each side touches the other's
 // memory only as dense lines. For private or sparse sender data. docs/plans.md, "Staging is

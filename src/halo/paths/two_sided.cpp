@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The two-sided path (two_sided.hpp). Message k uses buffer half k % 2 on both sides and carries a
 // trailer with its sequence number, which the receiver checks; the receive of message k + 2 is
 // restarted once message k is unpacked, so a buffer is never overwritten early. Messages sent by

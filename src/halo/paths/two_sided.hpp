@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The two-sided path: between nodes, with the default transport, a slot's message is packed into
 // half k % 2 of its send buffer and sent as a persistent MPI message into the receiver's double
 // buffer, with a trailer carrying its sequence number; ghosts that are one run take it in place when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Uses the installed headers and library: a notified write to itself.
 #include <cstdio>
 

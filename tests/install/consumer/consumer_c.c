@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Built with pkg-config's flags only. */
 #include <stdio.h>
 

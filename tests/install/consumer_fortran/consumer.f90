@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! A Fortran program against the installed module: a periodic 2-D grid with its ghost cells at
 ! natural bounds, one halo update, and a check that the ghosts hold the neighbours' cells.
 program consumer
