@@ -45,7 +45,7 @@ std::vector<std::vector<std::byte>> swap_with_peers(WorldState& world, MPI_Comm 
         },
         [&] { return what + " from rank " + std::to_string(peers[i]) + " (did it call it?)"; });
     int count = 0;
-    MPI_Get_count(&status, MPI_BYTE, &count);
+    check_mpi(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
     incoming[i].resize(static_cast<std::size_t>(count));
     check_mpi(MPI_Mrecv(incoming[i].data(), count, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
   }
