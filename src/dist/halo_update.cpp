@@ -21,6 +21,7 @@
 #include "grid_state.hpp"
 #include "halo_pieces.hpp"
 #include "runtime/mpi_check.hpp"
+#include "runtime/world_state.hpp"
 
 namespace ghostwire {
 namespace detail {
@@ -212,6 +213,8 @@ HaloUpdateState::~HaloUpdateState() {
   // what its handles would have: the neighbours' messages complete and no slot is left half used.
   // After MPI_Finalize the plan's windows are gone: nothing can be finished then.
   if (!plan || mpi_finalized()) return;
+  // A wait already timed out: finishing would wait for the same dead peer again (WorldState::broken).
+  if (!grids.empty() && grids[0]->world && world_state(*grids[0]->world).broken) return;
   try {
     const bool all = std::all_of(in_flight.begin(), in_flight.end(), [](char flag) { return flag != 0; });
     if (all && !in_flight.empty()) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// GHOSTWIRE_TOPOLOGY files: host -> placement, in Cray's xtprocadmin form or level=value,...
+// Topology files (Settings::topology_file, GHOSTWIRE_TOPOLOGY, gw-topo's file: machines):
+// host -> placement, in Cray's xtprocadmin form or level=value,...
 #include <cctype>
 #include <charconv>
 #include <fstream>
@@ -36,6 +37,14 @@ bool is_integer(std::string_view s) {
   return true;
 }
 
+// Built by append: gcc 12's -Wrestrict misfires on "'" + std::string (GCC bug 105329).
+std::string quoted(std::string_view text) {
+  std::string out(1, '\'');
+  out.append(text);
+  out.push_back('\'');
+  return out;
+}
+
 }  // namespace
 
 std::vector<int> parse_cray_name(std::string_view text) {
@@ -46,19 +55,18 @@ std::vector<int> parse_cray_name(std::string_view text) {
       !read_number(text, pos, row) || !expect(text, pos, 'c') || !read_number(text, pos, chassis) ||
       !expect(text, pos, 's') || !read_number(text, pos, blade) || !expect(text, pos, 'n') ||
       !read_number(text, pos, node) || pos != text.size())
-    raise(Errc::invalid_argument, "'" + std::string(text) +
-                                      "' is not a Cray name c<column>-<row>c<chassis>s<blade>n<node> (e.g. c11-2c0s15n3)");
+    raise(Errc::invalid_argument, quoted(text) + " is not a Cray name c<column>-<row>c<chassis>s<blade>n<node> (e.g. c11-2c0s15n3)");
   // An Aries group is a pair of cabinets in a row: group = row * 1000 + column / 2, so the column
   // must stay below 2000 and the row small enough for that to fit an int (fuzz finding: overflow).
   if (column >= 2000 || row >= 1000000)
-    raise(Errc::invalid_argument, "'" + std::string(text) + "': column " + std::to_string(column) + " or row " +
+    raise(Errc::invalid_argument, quoted(text) + ": column " + std::to_string(column) + " or row " +
                                       std::to_string(row) + " out of range (columns below 2000, rows below 1000000)");
   return {row * 1000 + column / 2, column % 2, chassis, blade, node};
 }
 
 TopologyFile TopologyFile::read(const std::string& path) {
   std::ifstream in(path);
-  if (!in) raise(Errc::invalid_argument, "GHOSTWIRE_TOPOLOGY='" + path + "': cannot open the file");
+  if (!in) raise(Errc::invalid_argument, "topology file '" + path + "': cannot open the file");
   return parse(in, path);
 }
 

@@ -100,5 +100,7 @@ TEST(PlanSplit, MixedPiecesGoAsTwoPartsAndArriveWhole) {
     ring.check(round);
     ring.w.barrier();  // nobody changes its block before its neighbour has checked
   }
-  if (split) EXPECT_EQ(ring.plan.view(0, ring.left), nullptr) << "a split message is in two places";
+  if (split) {
+    EXPECT_EQ(ring.plan.view(0, ring.left), nullptr) << "a split message is in two places";
+  }
 }

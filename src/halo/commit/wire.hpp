@@ -24,9 +24,11 @@ class WireWriter {
   std::vector<std::byte>& bytes() { return bytes_; }
 
  private:
+  // resize + memcpy: gcc 12 warns falsely (-Wstringop-overflow) on vector::insert of a byte range.
   void append(const void* data, std::size_t size) {
-    const auto* start = static_cast<const std::byte*>(data);
-    bytes_.insert(bytes_.end(), start, start + size);
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + size);
+    std::memcpy(bytes_.data() + at, data, size);
   }
   std::vector<std::byte> bytes_;
 };
