@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# gw_add_mpi_test(NAME name RANKS n [PATH intra|emulated|multihost] [RPN k] [TIMEOUT s]
+# gw_add_mpi_test(NAME name RANKS n [THREADS t] [PATH intra|emulated|multihost] [RPN k] [TIMEOUT s]
 #                 [LABELS ...] [PASS_REGEX re] COMMAND program args...)
+# THREADS: threads per rank (scripts/launch --threads); ranks x threads count against the cores.
 # Registers a CTest test that runs `program` on `n` MPI ranks through scripts/launch, so tests are
 # launched exactly as users and benchmarks launch programs.
 set(GHOSTWIRE_LAUNCH ${PROJECT_SOURCE_DIR}/scripts/launch)
 
 function(gw_add_mpi_test)
-  cmake_parse_arguments(T "MPICH_OVERSUBSCRIBE" "NAME;RANKS;PATH;RPN;TIMEOUT;PASS_REGEX" "LABELS;COMMAND;ENV" ${ARGN})
+  cmake_parse_arguments(T "MPICH_OVERSUBSCRIBE" "NAME;RANKS;THREADS;PATH;RPN;TIMEOUT;PASS_REGEX" "LABELS;COMMAND;ENV"
+                        ${ARGN})
   if(NOT T_PATH)
     set(T_PATH intra)
   endif()
@@ -21,13 +23,20 @@ function(gw_add_mpi_test)
   # build runs the tests that fit on the machine's cores, unless a test is known to be quick
   # oversubscribed too (MPICH_OVERSUBSCRIBE: a few collectives, seconds at 4 ranks on 2 cores).
   cmake_host_system_information(RESULT gw_cores QUERY NUMBER_OF_LOGICAL_CORES)
-  if(GHOSTWIRE_MPI_FLAVOR STREQUAL "mpich" AND T_RANKS GREATER gw_cores AND NOT T_MPICH_OVERSUBSCRIBE)
+  if(NOT T_THREADS)
+    set(T_THREADS 1)
+  endif()
+  math(EXPR gw_hardware_threads "${T_RANKS} * ${T_THREADS}")
+  if(GHOSTWIRE_MPI_FLAVOR STREQUAL "mpich" AND gw_hardware_threads GREATER gw_cores AND NOT T_MPICH_OVERSUBSCRIBE)
     return()
   endif()
   set(launch ${GHOSTWIRE_LAUNCH} --mpi ${GHOSTWIRE_MPI_FLAVOR} --path ${T_PATH} -n ${T_RANKS}
              --timeout ${T_TIMEOUT})
   if(T_RPN)
     list(APPEND launch --rpn ${T_RPN})
+  endif()
+  if(T_THREADS GREATER 1)
+    list(APPEND launch --threads ${T_THREADS})
   endif()
   add_test(NAME ${T_NAME} COMMAND ${launch} -- ${T_COMMAND})
   set(labels mpi ${T_PATH} ${T_LABELS})

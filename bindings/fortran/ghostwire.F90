@@ -20,6 +20,9 @@ module ghostwire
                                 GW_ERR_UNSUPPORTED = 7, GW_ERR_INTERNAL = 8
   integer, parameter, public :: GW_SUM = 0, GW_MIN = 1, GW_MAX = 2
   integer, parameter, public :: GW_SEND = 0, GW_RECEIVE = 1
+  ! MPI's thread levels, as gw_world_thread_level reports them (docs/runtime.md, "Threads").
+  integer, parameter, public :: GW_THREAD_SINGLE = 0, GW_THREAD_FUNNELED = 1, GW_THREAD_SERIALIZED = 2, &
+                                GW_THREAD_MULTIPLE = 3
   ! Grid stencils: the faces only (5-, 7-point), or faces, edges and corners (9-, 27-point).
   integer, parameter, public :: GW_FACES = 0, GW_FULL = 1
   integer, parameter :: GW_DOUBLE = 0, GW_FLOAT = 1, GW_INT32 = 2, GW_INT64 = 3
@@ -55,17 +58,19 @@ module ghostwire
 
   public :: gw_error_message
   public :: gw_world_init, gw_world_free, gw_world_rank, gw_world_size, gw_world_node, gw_world_node_count, &
-            gw_world_node_rank, gw_world_node_size, gw_world_comm, gw_world_barrier, gw_world_progress
+            gw_world_node_rank, gw_world_node_size, gw_world_comm, gw_world_barrier, gw_world_progress, &
+            gw_world_thread_level
   public :: gw_allreduce, gw_allreduce_start, gw_reduction_wait, gw_topo_cart_comm
   public :: gw_segment_create, gw_segment_free, gw_segment_size, gw_segment_allocate, gw_segment_array
   public :: gw_write_notify, gw_notify, gw_notify_test, gw_notify_wait, gw_notify_waitsome, gw_notify_reset
   public :: gw_plan_create, gw_plan_free, gw_plan_add_memory, gw_plan_add_box, gw_plan_add_indices, &
             gw_plan_commit, gw_plan_send, gw_plan_test_recv, gw_plan_wait_recv, gw_plan_test_send, &
             gw_plan_wait_send, gw_plan_exchange, gw_plan_start, gw_plan_finish, gw_plan_describe, &
-            gw_plan_unstructured
+            gw_plan_unstructured, gw_plan_partition, gw_plan_pready, gw_plan_parrived, gw_plan_exchange_share, &
+            gw_plan_wait_send_partition
   public :: gw_grid_create, gw_grid_free, gw_grid_info, gw_grid_describe, gw_update_halo, gw_update_halo_start, &
             gw_halo_wait, gw_halo_update_create, gw_halo_update_free, gw_halo_update_run, gw_halo_update_start, &
-            gw_halo_update_describe
+            gw_halo_update_describe, gw_update_halo_shared, gw_halo_update_run_shared
 
   interface gw_world_init
     module procedure world_init_integer
@@ -84,6 +89,9 @@ module ghostwire
   end interface
   interface gw_plan_add_indices
     module procedure plan_add_indices, plan_add_cells
+  end interface
+  interface gw_plan_partition
+    module procedure plan_partition_count, plan_partition_elements
   end interface
 #include "ghostwire_typed_interfaces.inc"
 
@@ -104,6 +112,34 @@ module ghostwire
       import :: c_int, c_char
       integer(c_int), value :: code
       character(kind=c_char), intent(in) :: message(*)
+    end function
+    integer(c_int) function c_plan_partition(plan, direction, channel, neighbour, count, elements) &
+        bind(c, name='gw_plan_partition')
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: plan, elements
+      integer(c_int), value :: direction, neighbour
+      integer(c_size_t), value :: channel, count
+    end function
+    integer(c_int) function c_plan_pready(plan, channel, neighbour, partition) bind(c, name='gw_plan_pready')
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: plan
+      integer(c_size_t), value :: channel, partition
+      integer(c_int), value :: neighbour
+    end function
+    integer(c_int) function c_plan_wait_send_partition(plan, channel, neighbour, partition) &
+        bind(c, name='gw_plan_wait_send_partition')
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: plan
+      integer(c_size_t), value :: channel, partition
+      integer(c_int), value :: neighbour
+    end function
+    integer(c_int) function c_plan_parrived(plan, channel, neighbour, partition, arrived) &
+        bind(c, name='gw_plan_parrived')
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: plan
+      integer(c_size_t), value :: channel, partition
+      integer(c_int), value :: neighbour
+      integer(c_int), intent(out) :: arrived
     end function
     integer(c_int) function c_world_create_fortran(comm, world) bind(c, name='gw_world_create_fortran')
       import :: c_int, c_ptr
@@ -786,6 +822,75 @@ contains
     call plan_add_indices(plan, direction, channel, neighbour, region, positions, ierr)
   end subroutine
 
+  ! Before commit, on both sides: the message of (channel, neighbour) in `direction` (GW_SEND or
+  ! GW_RECEIVE) cut into `count` partitions as equal as can be, or into partitions of elements(i)
+  ! elements each, in message order.
+  subroutine plan_partition_count(plan, direction, channel, neighbour, count, ierr)
+    type(gw_plan), intent(in) :: plan
+    integer, intent(in) :: direction, channel, neighbour, count
+    integer, intent(out), optional :: ierr
+    call check(c_plan_partition(plan%ptr, int(direction, c_int), int(channel, c_size_t), int(neighbour, c_int), &
+                                int(count, c_size_t), c_null_ptr), ierr)
+  end subroutine
+  subroutine plan_partition_elements(plan, direction, channel, neighbour, elements, ierr)
+    type(gw_plan), intent(in) :: plan
+    integer, intent(in) :: direction, channel, neighbour
+    integer, intent(in) :: elements(:)
+    integer, intent(out), optional :: ierr
+    integer(c_size_t), allocatable, target :: counts(:)
+    if (any(elements < 0)) then
+      call fail(GW_ERR_INVALID_ARGUMENT, "gw_plan_partition: a negative element count", ierr)
+      return
+    end if
+    counts = int(elements, c_size_t)
+    call check(c_plan_partition(plan%ptr, int(direction, c_int), int(channel, c_size_t), int(neighbour, c_int), &
+                                int(size(counts), c_size_t), c_loc(counts)), ierr)
+  end subroutine
+  ! Partition `partition` (0-based, as channels) of the message to `neighbour` is final: send it.
+  ! Any thread, one per partition (docs/plans.md, "Threads").
+  subroutine gw_plan_pready(plan, channel, neighbour, partition, ierr)
+    type(gw_plan), intent(in) :: plan
+    integer, intent(in) :: channel, neighbour, partition
+    integer, intent(out), optional :: ierr
+    call check(c_plan_pready(plan%ptr, int(channel, c_size_t), int(neighbour, c_int), int(partition, c_size_t)), ierr)
+  end subroutine
+  ! Until the receiver has the last message of partition `partition`: its data may change again.
+  subroutine gw_plan_wait_send_partition(plan, channel, neighbour, partition, ierr)
+    type(gw_plan), intent(in) :: plan
+    integer, intent(in) :: channel, neighbour, partition
+    integer, intent(out), optional :: ierr
+    call check(c_plan_wait_send_partition(plan%ptr, int(channel, c_size_t), int(neighbour, c_int), &
+                                          int(partition, c_size_t)), ierr)
+  end subroutine
+  ! arrived: partition `partition` of the message from `neighbour` is in the receive layout.
+  subroutine gw_plan_parrived(plan, channel, neighbour, partition, arrived, ierr)
+    type(gw_plan), intent(in) :: plan
+    integer, intent(in) :: channel, neighbour, partition
+    logical, intent(out) :: arrived
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: flag
+    flag = 0
+    call check(c_plan_parrived(plan%ptr, int(channel, c_size_t), int(neighbour, c_int), int(partition, c_size_t), &
+                               flag), ierr)
+    arrived = flag /= 0
+  end subroutine
+  ! Thread `thread` (0-based) of a team of `threads` does its share of one exchange.
+  subroutine gw_plan_exchange_share(plan, thread, threads, ierr)
+    type(gw_plan), intent(in) :: plan
+    integer, intent(in) :: thread, threads
+    integer, intent(out), optional :: ierr
+    call check(c_plan_exchange_share(plan%ptr, int(thread, c_size_t), int(threads, c_size_t)), ierr)
+  end subroutine
+  subroutine gw_world_thread_level(world, level, ierr)
+    type(gw_world), intent(in) :: world
+    integer, intent(out) :: level
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: value
+    value = 0
+    call check(c_world_thread_level(world%ptr, value), ierr)
+    level = int(value)
+  end subroutine
+
   ! Collective: checks that both sides of every slot agree.
   subroutine gw_plan_commit(plan, ierr)
     type(gw_plan), intent(in) :: plan
@@ -1079,6 +1184,21 @@ contains
     type(gw_grid), intent(in) :: grid
     integer, intent(out), optional :: ierr
     call check(c_grid_update_halo(grid%ptr), ierr)
+  end subroutine
+  ! gw_update_halo by a team of threads (an OpenMP parallel region): every thread calls it with its own
+  ! thread = omp_get_thread_num() and threads = omp_get_num_threads(); it returns on every thread once
+  ! every ghost cell is filled.
+  subroutine gw_update_halo_shared(grid, thread, threads, ierr)
+    type(gw_grid), intent(in) :: grid
+    integer, intent(in) :: thread, threads
+    integer, intent(out), optional :: ierr
+    call check(c_grid_update_halo_shared(grid%ptr, int(thread, c_size_t), int(threads, c_size_t)), ierr)
+  end subroutine
+  subroutine gw_halo_update_run_shared(update, thread, threads, ierr)
+    type(gw_halo_update), intent(in) :: update
+    integer, intent(in) :: thread, threads
+    integer, intent(out), optional :: ierr
+    call check(c_halo_update_run_shared(update%ptr, int(thread, c_size_t), int(threads, c_size_t)), ierr)
   end subroutine
   ! The split form: gw_halo_wait(handle) finishes it. Meanwhile do not write the owned cells the
   ! neighbours read (within the halo width of the block's faces) nor read the ghost cells.

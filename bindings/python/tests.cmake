@@ -18,6 +18,19 @@ gw_add_mpi_test(NAME python.timeout.2 RANKS 2 PATH intra TIMEOUT 60 LABELS pytho
                 ENV "${python_env};GHOSTWIRE_TIMEOUT=2;GHOSTWIRE_ON_TIMEOUT=throw" PASS_REGEX "timeout_check: ok"
                 COMMAND ${Python_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tests/timeout_check.py)
 
+# Python threads on one plan (partitions) and a grid's halo filled by a team of threads.
+foreach(case IN ITEMS "intra;1" "intra;2" "emulated;2" "multihost;2")
+  list(GET case 0 path)
+  list(GET case 1 ranks)
+  set(rpn_args)
+  if(path STREQUAL "emulated")
+    set(rpn_args RPN 1)
+  endif()
+  gw_add_mpi_test(NAME python.threads.${path}.${ranks} RANKS ${ranks} THREADS 2 PATH ${path} ${rpn_args} TIMEOUT 120
+                  MPICH_OVERSUBSCRIBE LABELS python threads ENV "${python_env}" PASS_REGEX "threads_check: ok"
+                  COMMAND ${Python_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tests/threads_check.py)
+endforeach()
+
 # A script ending with views of an open grid alive exits cleanly: the exit handler closes it anyway.
 gw_add_mpi_test(NAME python.exit_with_views.2 RANKS 2 PATH intra TIMEOUT 60 LABELS python
                 ENV "${python_env}" PASS_REGEX "exit_with_views: ok"

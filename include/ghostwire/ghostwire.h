@@ -50,6 +50,13 @@ int gw_world_node_size(gw_world_t world, int* node_size);
 /* Writes gw_world_node_size() ranks. */
 int gw_world_node_ranks(gw_world_t world, int* ranks);
 int gw_world_node_of(gw_world_t world, int rank, int* node);
+/* MPI's thread levels (World::thread_level; docs/runtime.md, "Threads"). */
+enum { GW_THREAD_SINGLE = 0, GW_THREAD_FUNNELED = 1, GW_THREAD_SERIALIZED = 2, GW_THREAD_MULTIPLE = 3 };
+/* gw_world_create asking MPI_Init_thread for `level` if the World initialises MPI (with MPI
+ * initialised by the program, its level stands). */
+int gw_world_create_threaded(MPI_Comm comm, int level, gw_world_t* world);
+/* The level MPI provides: calls it does not allow are refused with GW_ERR_STATE naming it. */
+int gw_world_thread_level(gw_world_t world, int* level);
 int gw_world_comm(gw_world_t world, MPI_Comm* comm);
 int gw_world_comm_fortran(gw_world_t world, MPI_Fint* comm);
 int gw_world_barrier(gw_world_t world);
@@ -121,6 +128,21 @@ int gw_plan_view(gw_plan_t plan, size_t channel, int neighbour, const void** vie
 int gw_plan_test_recv_in_place(gw_plan_t plan, size_t channel, int neighbour, int* done);
 int gw_plan_release(gw_plan_t plan, size_t channel, int neighbour);
 int gw_plan_acknowledge(gw_plan_t plan, size_t channel, int neighbour);
+/* Partitions (see plan.hpp), before commit and on both sides: the message of (channel, neighbour)
+ * in `direction` cut into `count` partitions, of elements[i] elements each (in message order), or
+ * as equal as can be when elements is NULL. */
+int gw_plan_partition(gw_plan_t plan, int direction, size_t channel, int neighbour, size_t count,
+                      const size_t* elements);
+int gw_plan_partitions(gw_plan_t plan, int direction, size_t channel, int neighbour, size_t* count);
+/* Partition `partition` is final: sent (any thread, one per partition); *arrived: it is in the
+ * receive layout. */
+int gw_plan_pready(gw_plan_t plan, size_t channel, int neighbour, size_t partition);
+int gw_plan_parrived(gw_plan_t plan, size_t channel, int neighbour, size_t partition, int* arrived);
+/* gw_plan_test_send / gw_plan_wait_send for one partition: its data may change again. */
+int gw_plan_test_send_partition(gw_plan_t plan, size_t channel, int neighbour, size_t partition, int* done);
+int gw_plan_wait_send_partition(gw_plan_t plan, size_t channel, int neighbour, size_t partition);
+/* Thread `thread` of a team of `threads` does its share of one exchange (barriers are the team's). */
+int gw_plan_exchange_share(gw_plan_t plan, size_t thread, size_t threads);
 int gw_plan_exchange(gw_plan_t plan);
 int gw_plan_start(gw_plan_t plan);
 int gw_plan_finish(gw_plan_t plan);
@@ -180,6 +202,9 @@ int gw_grid_offset(gw_grid_t grid, int64_t* offset);               /* global coo
 int gw_grid_halo_widths(gw_grid_t grid, int64_t* widths);
 int gw_grid_process_grid(gw_grid_t grid, int* ranks);              /* ranks per dimension */
 int gw_grid_update_halo(gw_grid_t grid);
+/* The same by a team of threads, each calling it with its own thread in [0, threads): returns on
+ * every thread once every ghost cell is filled (HaloUpdate::run_shared). */
+int gw_grid_update_halo_shared(gw_grid_t grid, size_t thread, size_t threads);
 /* The split form: start, compute on cells that need no ghost, gw_halo_wait (frees the handle,
  * *handle = NULL). Between the two this rank must not write the owned cells its neighbours read nor
  * read its ghost cells. */
@@ -195,6 +220,7 @@ int gw_halo_update_create(const gw_grid_t* grids, size_t count, const int64_t* d
 int gw_halo_update_destroy(gw_halo_update_t* update);
 int gw_halo_update_run(gw_halo_update_t update);
 int gw_halo_update_run_grid(gw_halo_update_t update, size_t grid);
+int gw_halo_update_run_shared(gw_halo_update_t update, size_t thread, size_t threads);
 int gw_halo_update_start(gw_halo_update_t update, gw_halo_handle_t* handle);
 int gw_halo_update_start_grid(gw_halo_update_t update, size_t grid, gw_halo_handle_t* handle);
 int gw_halo_update_describe(gw_halo_update_t update, char* text, size_t capacity);

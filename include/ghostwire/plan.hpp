@@ -31,6 +31,18 @@
 // error (Errc::state). exchange() runs all slots and returns when every ghost cell is filled and
 // every neighbour has finished reading this rank's data.
 //
+// Threads (docs/plans.md, "Threads"): the slots of one plan may be driven from different threads at
+// once, each direction of each (channel, neighbour), and each partition of it, by one thread at a
+// time (with acknowledge_by_reply both directions together); start(), finish() and exchange() by
+// one thread while no other call of the plan runs; exchange_share() by a team. A second thread on
+// the same slot is refused (Errc::state), never let in. Slots between nodes call MPI and need the
+// World's thread level to allow it (World::thread_level()); node peers' slots never call MPI and
+// take no lock.
+//
+// Partitions (docs/plans.md, "Partitions"; MPI-4's Psend/Pready/Parrived in spirit): a message may
+// be cut into partitions before commit, each sent by pready() as soon as its data is final, from
+// any thread, and tested by parrived() on arrival; send() and the receive calls take all of them.
+//
 // Two options for slot-by-slot protocols where every copy and every acknowledgement counts (a
 // pipelined wavefront sends thousands of tiny messages per sweep; docs/plans.md):
 //  - Reading in place (view(), test_recv_in_place(), release()): a node peer's message is read
@@ -94,16 +106,40 @@ class Plan {
   // (GHOSTWIRE_TRANSPORT=rma) inter-node slots keep their acknowledgements.
   Plan& acknowledge_by_reply();
 
+  // Before commit, on both sides: the message of (channel, neighbour) that this rank sends (receives)
+  // cut into partitions, given as element counts in message order that add up to the message's
+  // elements, or as `count` partitions as equal as can be (the first ones one element longer). The
+  // receiver must cut the message into the same partitions (commit checks, naming both ranks). Each
+  // partition then travels as a message of its own, by the same paths as any message.
+  Plan& partition_send(std::size_t channel, int neighbour, std::span<const std::size_t> elements);
+  Plan& partition_send(std::size_t channel, int neighbour, std::size_t count);
+  Plan& partition_receive(std::size_t channel, int neighbour, std::span<const std::size_t> elements);
+  Plan& partition_receive(std::size_t channel, int neighbour, std::size_t count);
+  std::size_t send_partitions(std::size_t channel, int neighbour) const;     // 1 unless partitioned
+  std::size_t receive_partitions(std::size_t channel, int neighbour) const;
+
   // Collective over the world: checks both sides of every slot agree and allocates the buffers.
   // Every mismatch is reported on both ranks it involves; all ranks throw together.
   void commit();
   bool committed() const;
 
+  // On a partitioned message these take every partition.
   void send(std::size_t channel, int neighbour);
   bool test_recv(std::size_t channel, int neighbour);
   void wait_recv(std::size_t channel, int neighbour);
   bool test_send(std::size_t channel, int neighbour);
   void wait_send(std::size_t channel, int neighbour);
+
+  // Partition `partition` of the message to `neighbour` is final: it is sent (send() for one
+  // partition: its previous message must have been acknowledged). Any thread, one per partition.
+  void pready(std::size_t channel, int neighbour, std::size_t partition);
+  // test_send and wait_send for one partition: its data may change again.
+  bool test_send(std::size_t channel, int neighbour, std::size_t partition);
+  void wait_send(std::size_t channel, int neighbour, std::size_t partition);
+  // Whether partition `partition` of the message from `neighbour` has arrived; if so it is in the
+  // receive layout now (test_recv for one partition). Partition 0 of an unpartitioned message is
+  // the whole message.
+  bool parrived(std::size_t channel, int neighbour, std::size_t partition);
 
   // Zero-copy receive. view(c, n) is where the message of (c, n) can be read without copying it:
   // the node peer's data itself when it is one contiguous run in a Segment (or, when the peer
@@ -130,11 +166,17 @@ class Plan {
   void start(std::size_t channel);
   void finish();
   void finish(std::size_t channel);
+  // One exchange() shared by a team of threads: thread `thread` of `threads` runs start() and
+  // finish() for every threads-th (channel, neighbour), both directions. Every thread of the team
+  // calls it once with its own `thread`; together they do what exchange() does. A thread's call
+  // returns when its share is done: the team needs a barrier before it (the sent data must be
+  // final) and one after it (before any thread reads ghost cells), as HaloUpdate::run_shared has.
+  void exchange_share(std::size_t thread, std::size_t threads);
 
   // These, like every call of a moved-from Plan, raise Errc::state.
   World& world() const;
   const std::vector<int>& neighbours() const;
-  std::size_t channels() const;
+  std::size_t channels() const;  // as given to the constructor (partitions do not count)
   int id() const;
   // One line per slot in use: direction, neighbour, bytes and path (intra-node in place, staged or
   // pushed; inter-node two-sided message or notified write), and how inter-node slots travel and why.

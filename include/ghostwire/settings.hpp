@@ -13,6 +13,8 @@
 //   GHOSTWIRE_SPIN=n             polls before a waiting rank starts yielding its core
 //   GHOSTWIRE_INTRA_PATH=auto|in-place|staged|pushed   how plans move intra-node messages
 //   GHOSTWIRE_TAG_LIMIT=n        the largest MPI tag plans may use (default: MPI_TAG_UB)
+//   GHOSTWIRE_THREAD_LEVEL=single|funneled|serialized|multiple   what a World that initialises MPI asks for
+//   GHOSTWIRE_THREADS=n          threads per rank (default: OMP_NUM_THREADS, else 1), for the wait policy
 #pragma once
 
 #include <string>
@@ -33,7 +35,12 @@ enum class TimeoutAction { abort_job, throw_error };
 // `pushed` pushes every slot whose receive memory is in a Segment (for tests and experiments).
 enum class IntraPath { automatic, in_place, staged, pushed };
 
+// MPI's thread levels (MPI_THREAD_SINGLE ... MPI_THREAD_MULTIPLE), in the same order.
+enum class ThreadLevel { single, funneled, serialized, multiple };
+
 const char* transport_name(Transport transport) noexcept;
+// "MPI_THREAD_FUNNELED" and so on.
+const char* thread_level_name(ThreadLevel level) noexcept;
 
 struct Settings {
   int ranks_per_node = 0;
@@ -51,6 +58,14 @@ struct Settings {
   // Topology file describing the network levels across nodes (topo::TopologyFile); empty: nodes
   // are known by host name only.
   std::string topology_file;
+  // The level a World asks MPI_Init_thread for when it initialises MPI itself; with MPI the program
+  // initialised, the World runs at whatever MPI provides (World::thread_level()). What each level
+  // allows: docs/runtime.md, "Threads".
+  ThreadLevel thread_level = ThreadLevel::funneled;
+  // Threads per rank that run beside ghostwire's waits: when ranks x threads on a machine exceed its
+  // cores, every wait gives its core away early. 0 counts as 1; from_environment() takes
+  // GHOSTWIRE_THREADS, else OpenMP's OMP_NUM_THREADS.
+  int threads_per_rank = 0;
 
   // Reads the GHOSTWIRE_* variables; a malformed value throws Error(invalid_argument) naming it.
   static Settings from_environment();

@@ -27,7 +27,8 @@ inline const WorldState& world_state(const World& world) noexcept;
 class World {
  public:
   // Wraps `comm` (duplicated, so ghostwire's traffic never matches the user's). Initialises MPI if
-  // the program has not; MPI is then finalised when this World is destroyed.
+  // the program has not (MPI_Init_thread at Settings::thread_level); MPI is then finalised when
+  // this World is destroyed.
   explicit World(MPI_Comm comm = MPI_COMM_WORLD);
   World(MPI_Comm comm, const Settings& settings);
   ~World();
@@ -51,7 +52,14 @@ class World {
   // emulated hosts of scripts/launch --path multihost), and whether they outnumber its cores, in
   // which case a waiting rank should give its core away at once.
   int machine_ranks() const noexcept;
+  // Whether the ranks' threads (Settings::threads_per_rank) outnumber the machine's cores.
   bool oversubscribed() const noexcept;
+
+  // The thread level MPI provides. A World that initialises MPI asks for Settings::thread_level;
+  // with MPI the program initialised, whatever it provides. Calls that level does not allow (a slot
+  // between nodes from a second thread, say) are refused with Errc::state naming the level
+  // (docs/runtime.md, "Threads").
+  ThreadLevel thread_level() const noexcept;
 
   MPI_Comm comm() const noexcept;       // ghostwire's duplicate of the user's communicator
   MPI_Comm node_comm() const noexcept;  // the ranks of my node

@@ -195,6 +195,9 @@ int gw_grid_process_grid(gw_grid_t g, int* ranks) {
 int gw_grid_update_halo(gw_grid_t g) {
   return guarded([&] { grid_of(g).base().update_halo(); });
 }
+int gw_grid_update_halo_shared(gw_grid_t g, size_t thread, size_t threads) {
+  return guarded([&] { grid_of(g).base().update_halo_shared(thread, threads); });
+}
 int gw_grid_update_halo_start(gw_grid_t g, gw_halo_handle_t* handle) {
   return guarded([&] {
     require(handle, "handle");
@@ -250,6 +253,9 @@ int gw_halo_update_destroy(gw_halo_update_t* update) {
 }
 int gw_halo_update_run(gw_halo_update_t u) {
   return guarded([&] { update_of(u).run(); });
+}
+int gw_halo_update_run_shared(gw_halo_update_t u, size_t thread, size_t threads) {
+  return guarded([&] { update_of(u).run_shared(thread, threads); });
 }
 int gw_halo_update_run_grid(gw_halo_update_t u, size_t grid) {
   return guarded([&] { update_of(u).run(grid); });

@@ -25,13 +25,18 @@ Plan& plan_of(gw_plan_t p) {
   return p->plan;
 }
 
+bool direction_is_send(int direction, const char* call) {
+  if (direction != GW_SEND && direction != GW_RECEIVE)
+    raise(Errc::invalid_argument, std::string(call) + ": direction " + std::to_string(direction) +
+                                      ": expected GW_SEND or GW_RECEIVE");
+  return direction == GW_SEND;
+}
+
 void add_piece(gw_plan_t p, int direction, size_t channel, int neighbour, gw_region_t region, const Layout& layout) {
-  if (direction == GW_SEND)
+  if (direction_is_send(direction, "gw_plan_add"))
     plan_of(p).add_send(channel, neighbour, Region{region}, layout);
-  else if (direction == GW_RECEIVE)
-    plan_of(p).add_receive(channel, neighbour, Region{region}, layout);
   else
-    raise(Errc::invalid_argument, "direction " + std::to_string(direction) + ": expected GW_SEND or GW_RECEIVE");
+    plan_of(p).add_receive(channel, neighbour, Region{region}, layout);
 }
 
 }  // namespace
@@ -151,6 +156,48 @@ int gw_plan_release(gw_plan_t p, size_t channel, int neighbour) {
 }
 int gw_plan_acknowledge(gw_plan_t p, size_t channel, int neighbour) {
   return guarded([&] { plan_of(p).acknowledge(channel, neighbour); });
+}
+int gw_plan_partition(gw_plan_t p, int direction, size_t channel, int neighbour, size_t count,
+                      const size_t* elements) {
+  return guarded([&] {
+    ghostwire::Plan& plan = plan_of(p);
+    const bool sending = direction_is_send(direction, "gw_plan_partition");
+    if (elements != nullptr) {
+      const std::span<const size_t> counts(elements, count);
+      sending ? plan.partition_send(channel, neighbour, counts) : plan.partition_receive(channel, neighbour, counts);
+    } else {
+      sending ? plan.partition_send(channel, neighbour, count) : plan.partition_receive(channel, neighbour, count);
+    }
+  });
+}
+int gw_plan_partitions(gw_plan_t p, int direction, size_t channel, int neighbour, size_t* count) {
+  return guarded([&] {
+    require(count, "count");
+    ghostwire::Plan& plan = plan_of(p);
+    *count = direction_is_send(direction, "gw_plan_partitions") ? plan.send_partitions(channel, neighbour)
+                                                               : plan.receive_partitions(channel, neighbour);
+  });
+}
+int gw_plan_pready(gw_plan_t p, size_t channel, int neighbour, size_t partition) {
+  return guarded([&] { plan_of(p).pready(channel, neighbour, partition); });
+}
+int gw_plan_parrived(gw_plan_t p, size_t channel, int neighbour, size_t partition, int* arrived) {
+  return guarded([&] {
+    require(arrived, "arrived");
+    *arrived = plan_of(p).parrived(channel, neighbour, partition) ? 1 : 0;
+  });
+}
+int gw_plan_test_send_partition(gw_plan_t p, size_t channel, int neighbour, size_t partition, int* done) {
+  return guarded([&] {
+    require(done, "done");
+    *done = plan_of(p).test_send(channel, neighbour, partition) ? 1 : 0;
+  });
+}
+int gw_plan_wait_send_partition(gw_plan_t p, size_t channel, int neighbour, size_t partition) {
+  return guarded([&] { plan_of(p).wait_send(channel, neighbour, partition); });
+}
+int gw_plan_exchange_share(gw_plan_t p, size_t thread, size_t threads) {
+  return guarded([&] { plan_of(p).exchange_share(thread, threads); });
 }
 int gw_plan_exchange(gw_plan_t p) {
   return guarded([&] { plan_of(p).exchange(); });

@@ -36,6 +36,26 @@ int gw_world_create(MPI_Comm comm, gw_world_t* world) {
   });
 }
 
+int gw_world_create_threaded(MPI_Comm comm, int level, gw_world_t* world) {
+  return guarded([&] {
+    require(world, "world");
+    if (level < GW_THREAD_SINGLE || level > GW_THREAD_MULTIPLE)
+      raise(Errc::invalid_argument, "gw_world_create_threaded: level " + std::to_string(level) +
+                                        " is not one of GW_THREAD_SINGLE (0) .. GW_THREAD_MULTIPLE (3)");
+    ghostwire::Settings settings = ghostwire::Settings::from_environment();
+    settings.thread_level = static_cast<ghostwire::ThreadLevel>(level);
+    *world = new gw_world(comm, settings);
+  });
+}
+
+int gw_world_thread_level(gw_world_t w, int* level) {
+  return guarded([&] {
+    require(w, "world");
+    require(level, "level");
+    *level = static_cast<int>(w->world.thread_level());
+  });
+}
+
 int gw_world_create_fortran(MPI_Fint comm, gw_world_t* world) {
   return guarded([&] {
     require(world, "world");

@@ -8,6 +8,7 @@
 struct gw_world {
   ghostwire::World world;
   explicit gw_world(MPI_Comm comm) : world(comm) {}
+  gw_world(MPI_Comm comm, const ghostwire::Settings& settings) : world(comm, settings) {}
 };
 struct gw_segment {
   ghostwire::Segment segment;

@@ -112,6 +112,25 @@ void GridBase::update_halo() {
   s.own_update->run();
 }
 
+void GridBase::update_halo_shared(std::size_t thread, std::size_t threads) {
+  detail::GridState& s = *state_;
+  if (threads == 0 || thread >= threads)
+    raise(Errc::out_of_range, "Grid::update_halo_shared: thread " + std::to_string(thread) + " is not in [0, " +
+                                  std::to_string(threads) + ")");
+  if (!s.own_update) {
+    // Nobody writes own_update before every thread has read it here: thread 0 makes it (collective
+    // over the ranks) between two waits of the team.
+    detail::WorldState& w = detail::world_state(*s.world);
+    s.team.arrive_and_wait(w, threads, "Grid::update_halo_shared (the first call)");
+    if (thread == 0) {
+      GridBase* self = this;
+      s.own_update = std::make_unique<HaloUpdate>(std::span<GridBase* const>(&self, 1));
+    }
+    s.team.arrive_and_wait(w, threads, "Grid::update_halo_shared (the first call)");
+  }
+  s.own_update->run_shared(thread, threads);
+}
+
 HaloHandle GridBase::update_halo_async() {
   detail::GridState& s = *state_;
   if (!s.own_update) {

@@ -12,6 +12,7 @@
 #include "ghostwire/dist/halo_update.hpp"
 #include "ghostwire/dist/pattern_core.hpp"
 #include "ghostwire/segment.hpp"
+#include "runtime/team_barrier.hpp"
 
 namespace ghostwire::detail {
 
@@ -51,6 +52,7 @@ struct GridState {
   std::unique_ptr<Segment> segment;
   std::byte* origin = nullptr;
   std::unique_ptr<HaloUpdate> own_update;  // built by the first update_halo; goes before the segment
+  TeamBarrier team;  // update_halo_shared's threads, while own_update is made
 };
 
 // Declared in the public header as GridBase's friends, defined only here: internal code reaches the

@@ -21,6 +21,7 @@
 #include "grid_state.hpp"
 #include "halo_pieces.hpp"
 #include "runtime/mpi_check.hpp"
+#include "runtime/team_barrier.hpp"
 #include "runtime/world_state.hpp"
 
 namespace ghostwire {
@@ -33,6 +34,7 @@ struct HaloUpdateState {
   HaloMessages messages = HaloMessages::per_neighbour;
   std::optional<Plan> plan;
   std::vector<char> in_flight;  // per grid (per_variable) or one flag
+  TeamBarrier team;             // run_shared's threads
 
   HaloUpdateState() = default;
   HaloUpdateState(const HaloUpdateState&) = delete;
@@ -274,6 +276,20 @@ void HaloUpdate::run(std::size_t grid) {
   const std::size_t channel = detail::group_of(u, grid, "HaloUpdate::run");
   detail::require_idle(u, static_cast<long>(grid), "HaloUpdate::run");
   u.plan->exchange(channel);
+}
+
+void HaloUpdate::run_shared(std::size_t thread, std::size_t threads) {
+  detail::HaloUpdateState& u = detail::require_state(state_, "HaloUpdate::run_shared");
+  if (threads == 0 || thread >= threads)
+    raise(Errc::out_of_range, "HaloUpdate::run_shared: thread " + std::to_string(thread) + " is not in [0, " +
+                                  std::to_string(threads) + ")");
+  detail::require_idle(u, -1, "HaloUpdate::run_shared");
+  detail::WorldState& w = detail::world_state(u.plan->world());
+  // Every thread's cells are final before any thread's share sends them, and every ghost cell is in
+  // before any thread reads one.
+  u.team.arrive_and_wait(w, threads, "HaloUpdate::run_shared (before the exchange)");
+  u.plan->exchange_share(thread, threads);
+  u.team.arrive_and_wait(w, threads, "HaloUpdate::run_shared (after the exchange)");
 }
 
 HaloHandle HaloUpdate::start() {

@@ -12,31 +12,63 @@ void require_committed(const PlanState& p, const char* call) {
     raise(Errc::state, std::string(call) + ": plan " + std::to_string(p.id) + " is not committed; call commit() first");
 }
 
-SendSlot& send_slot(PlanState& p, std::size_t channel, int rank, const char* call) {
-  require_committed(p, call);
-  const std::int32_t index = p.send_slot_of[p.slot(channel, rank, call)];
+namespace {
+
+std::int32_t first_part(const PlanState& p, const std::vector<std::int32_t>& slot_of, std::size_t slot,
+                        std::size_t channel, int rank, const char* direction, const char* call) {
+  const std::int32_t index = slot_of[slot];
   if (index < 0)
-    raise(Errc::state, std::string(call) + ": " + p.slot_name(channel, rank) + " has no send layout in plan " +
-                           std::to_string(p.id));
-  return p.sends[static_cast<std::size_t>(index)];
+    raise(Errc::state, std::string(call) + ": channel " + std::to_string(channel) + " with rank " +
+                           std::to_string(rank) + " has no " + direction + " layout in plan " + std::to_string(p.id));
+  return index;
 }
 
-ReceiveSlot& receive_slot(PlanState& p, std::size_t channel, int rank, const char* call) {
+std::int32_t partition_index(PlanState& p, const std::vector<std::int32_t>& slot_of, bool sending,
+                             std::size_t channel, int rank, std::size_t partition, const char* call) {
+  const std::size_t first = p.user_slot(channel, rank, call), count = p.partitions(sending, channel, rank);
+  const char* direction = sending ? "send" : "receive";
+  if (partition >= count)
+    raise(Errc::out_of_range, std::string(call) + ": partition " + std::to_string(partition) + " is not in [0, " +
+                                  std::to_string(count) + ") of the " + direction + " on channel " +
+                                  std::to_string(channel) + " with rank " + std::to_string(rank) + " of plan " +
+                                  std::to_string(p.id));
+  return first_part(p, slot_of, first + partition, channel, rank, direction, call);
+}
+
+}  // namespace
+
+std::int32_t send_index(PlanState& p, std::size_t channel, int rank, const char* call) {
   require_committed(p, call);
-  const std::int32_t index = p.receive_slot_of[p.slot(channel, rank, call)];
-  if (index < 0)
-    raise(Errc::state, std::string(call) + ": " + p.slot_name(channel, rank) + " has no receive layout in plan " +
-                           std::to_string(p.id));
-  return p.receives[static_cast<std::size_t>(index)];
+  return first_part(p, p.send_slot_of, p.user_slot(channel, rank, call), channel, rank, "send", call);
+}
+
+std::int32_t receive_index(PlanState& p, std::size_t channel, int rank, const char* call) {
+  require_committed(p, call);
+  return first_part(p, p.receive_slot_of, p.user_slot(channel, rank, call), channel, rank, "receive",
+                                 call);
+}
+
+std::int32_t send_partition_index(PlanState& p, std::size_t channel, int rank, std::size_t partition,
+                                  const char* call) {
+  require_committed(p, call);
+  return partition_index(p, p.send_slot_of, true, channel, rank, partition, call);
+}
+
+std::int32_t receive_partition_index(PlanState& p, std::size_t channel, int rank, std::size_t partition,
+                                     const char* call) {
+  require_committed(p, call);
+  return partition_index(p, p.receive_slot_of, false, channel, rank, partition, call);
 }
 
 namespace {
 
 template <class Slot, class Visit>
-void for_each_part(std::vector<Slot>& slots, Slot& first, Visit&& visit) {
+void for_each_part(std::vector<Slot>& slots, Slot& first, Scope scope, Visit&& visit) {
   for (Slot* part = &first;; part = &slots[static_cast<std::size_t>(part->next_part)]) {
     visit(*part);
     if (part->next_part < 0) return;
+    if (scope == Scope::partition && slots[static_cast<std::size_t>(part->next_part)].partition != first.partition)
+      return;
   }
 }
 
@@ -46,73 +78,88 @@ void wait_acknowledged(PlanState& p, SendSlot& part) {
       p.spin_polls);
 }
 
-// The last message every part has received: the parts of a split message advance together, so one
-// part is at most one message ahead of the other.
-std::uint32_t whole_sequence(const PlanState& p, const ReceiveSlot& first) {
-  if (first.next_part < 0) return first.sequence;
-  const std::uint32_t other = p.receives[static_cast<std::size_t>(first.next_part)].sequence;
-  return other == first.sequence || next_sequence(first.sequence) == other ? first.sequence : other;
+// The last message every part has received: the parts of a split or partitioned message advance
+// together, so a part is at most one message ahead of the others.
+std::uint32_t whole_sequence(PlanState& p, ReceiveSlot& first, Scope scope) {
+  std::uint32_t behind = first.sequence;
+  for_each_part(p.receives, first, scope, [&](const ReceiveSlot& part) {
+    if (next_sequence(part.sequence) == behind) behind = part.sequence;
+  });
+  return behind;
 }
 
 }  // namespace
 
-void send(PlanState& p, SendSlot& slot, const char* call) {
+void send(PlanState& p, SendSlot& slot, const char* call, Scope scope) {
   progress_pushes(p);
-  for_each_part(p.sends, slot, [&](SendSlot& part) {
+  for_each_part(p.sends, slot, scope, [&](SendSlot& part) {
     if (part.deferred) wait_acknowledged(p, part);
   });
-  for_each_part(p.sends, slot, [&](SendSlot& part) {
+  for_each_part(p.sends, slot, scope, [&](SendSlot& part) {
     if (!acknowledged(p, part))
       raise(Errc::state, std::string(call) + ": " + p.slot_name(part.channel, part.rank) + " of plan " +
                              std::to_string(p.id) + ": message " + std::to_string(part.sequence) + " " +
                              not_acknowledged_hint(part));
   });
-  for_each_part(p.sends, slot, [&](SendSlot& part) {
+  for_each_part(p.sends, slot, scope, [&](SendSlot& part) {
     post(p, part, Post::by_send);
     part.deferred = false;
   });
 }
 
-bool test_send(PlanState& p, SendSlot& slot) {
+bool test_send(PlanState& p, SendSlot& slot, Scope scope) {
   progress_pushes(p);
   bool all = true;
-  for_each_part(p.sends, slot, [&](SendSlot& part) { all = acknowledged(p, part) && all; });
+  for_each_part(p.sends, slot, scope, [&](SendSlot& part) { all = acknowledged(p, part) && all; });
   return all;
 }
 
-void wait_send(PlanState& p, SendSlot& slot) {
-  for_each_part(p.sends, slot, [&](SendSlot& part) { wait_acknowledged(p, part); });
+void wait_send(PlanState& p, SendSlot& slot, Scope scope) {
+  for_each_part(p.sends, slot, scope, [&](SendSlot& part) { wait_acknowledged(p, part); });
 }
 
-void prepare_receive(PlanState& p, ReceiveSlot& slot) {
-  for_each_part(p.receives, slot, [&](ReceiveSlot& part) { hand_over(p, part); });
+void prepare_receive(PlanState& p, ReceiveSlot& slot, Scope scope, const char* call) {
+  for_each_part(p.receives, slot, scope, [&](ReceiveSlot& part) {
+    if (part.in_exchange)
+      raise(Errc::state, std::string(call) + ": " + p.slot_name(part.channel, part.rank) + " of plan " +
+                             std::to_string(p.id) + ": its message belongs to the exchange start() began; finish() "
+                             "receives it (call finish() first)");
+  });
+  for_each_part(p.receives, slot, scope, [&](ReceiveSlot& part) { hand_over(p, part); });
   progress_pushes(p);
 }
 
-bool test_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) {
-  if (slot.next_part < 0) return try_receive(p, slot, receipt);
-  const std::uint32_t whole = whole_sequence(p, slot);
+bool test_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt, Scope scope) {
+  const bool one_part = slot.next_part < 0 ||
+                        (scope == Scope::partition && p.receives[static_cast<std::size_t>(slot.next_part)].partition !=
+                                                          slot.partition);
+  if (one_part) return try_receive(p, slot, receipt);
+  const std::uint32_t whole = whole_sequence(p, slot, scope);
   bool all = true;
-  for_each_part(p.receives, slot, [&](ReceiveSlot& part) {
+  for_each_part(p.receives, slot, scope, [&](ReceiveSlot& part) {
     if (part.sequence == whole) all = try_receive(p, part, Receipt::copy) && all;
   });
   return all;
 }
 
-void wait_receive(PlanState& p, ReceiveSlot& slot) {
+void wait_receive(PlanState& p, ReceiveSlot& slot, Scope scope) {
   wait_until(
-      *p.w, [&] { progress_pushes(p); return test_receive(p, slot, Receipt::copy); },
+      *p.w, [&] { progress_pushes(p); return test_receive(p, slot, Receipt::copy, scope); },
       [&] { return describe_wait(p, slot); }, p.spin_polls);
 }
 
 void acknowledge_parts(PlanState& p, ReceiveSlot& slot) {
-  for_each_part(p.receives, slot, [&](ReceiveSlot& part) { acknowledge(p, part); });
+  for_each_part(p.receives, slot, Scope::whole, [&](ReceiveSlot& part) { acknowledge(p, part); });
 }
 
 void start_sends(PlanState& p, const std::vector<std::int32_t>& sends, const std::vector<std::int32_t>& receives) {
   // The ghost cells are free from here on (finish() gives them back filled): say so first, so node
   // peers that push can write into them while this rank posts its own messages.
-  for (std::int32_t index : receives) hand_over(p, p.receives[static_cast<std::size_t>(index)]);
+  for (std::int32_t index : receives) {
+    ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
+    hand_over(p, slot);
+    slot.in_exchange = true;
+  }
   for (std::int32_t index : sends) {
     SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
     wait_until(
@@ -123,19 +170,25 @@ void start_sends(PlanState& p, const std::vector<std::int32_t>& sends, const std
   }
 }
 
-void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, const std::vector<std::int32_t>& sends) {
-  p.pending.assign(receives.begin(), receives.end());
+void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, const std::vector<std::int32_t>& sends,
+                     std::vector<std::int32_t>& pending) {
+  pending.assign(receives.begin(), receives.end());
   Waiter waiter(*p.w, p.spin_polls);
-  while (!p.pending.empty()) {
+  while (!pending.empty()) {
     progress_pushes(p);  // a peer may be waiting for them before it can finish its own pushes
     std::size_t kept = 0;
-    for (std::int32_t index : p.pending)
-      if (!try_receive(p, p.receives[static_cast<std::size_t>(index)], Receipt::exchange)) p.pending[kept++] = index;
-    const bool progressed = kept < p.pending.size();
-    p.pending.resize(kept);
+    for (std::int32_t index : pending) {
+      ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
+      if (try_receive(p, slot, Receipt::exchange))
+        slot.in_exchange = false;
+      else
+        pending[kept++] = index;
+    }
+    const bool progressed = kept < pending.size();
+    pending.resize(kept);
     if (!progressed && kept) {
       if (p.needs_world_progress) p.w->progress();
-      waiter.pause([&] { return describe_wait(p, p.receives[static_cast<std::size_t>(p.pending.front())]); });
+      waiter.pause([&] { return describe_wait(p, p.receives[static_cast<std::size_t>(pending.front())]); });
     }
   }
   // What each path needs before the application may change the sent data again: node peers that
@@ -147,6 +200,24 @@ void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, co
         *p.w, [&] { progress_pushes(p); return exchange_done(p, slot); }, [&] { return describe_wait(p, slot); },
         p.spin_polls);
   }
+}
+
+// Both directions of a (channel, neighbour) go to the same thread: with acknowledgement by reply a
+// send reads what its reverse receive consumed.
+template <class Slot>
+bool in_share(const PlanState& p, const Slot& slot, std::size_t thread, std::size_t threads) {
+  const std::size_t n = static_cast<std::size_t>(p.neighbour_index[static_cast<std::size_t>(slot.rank)]);
+  return (n * p.channels + slot.channel) % threads == thread;
+}
+
+void share_of(const PlanState& p, std::size_t thread, std::size_t threads, std::vector<std::int32_t>& sends,
+              std::vector<std::int32_t>& receives) {
+  sends.clear();
+  receives.clear();
+  for (std::int32_t index : p.all_sends)
+    if (in_share(p, p.sends[static_cast<std::size_t>(index)], thread, threads)) sends.push_back(index);
+  for (std::int32_t index : p.all_receives)
+    if (in_share(p, p.receives[static_cast<std::size_t>(index)], thread, threads)) receives.push_back(index);
 }
 
 }  // namespace ghostwire::detail

@@ -11,24 +11,37 @@
 namespace ghostwire::detail {
 
 void require_committed(const PlanState& p, const char* call);
-SendSlot& send_slot(PlanState& p, std::size_t channel, int rank, const char* call);
-ReceiveSlot& receive_slot(PlanState& p, std::size_t channel, int rank, const char* call);
+// The index in p.sends (p.receives) of the first part of the user's (channel, neighbour), or of one
+// partition of it; Errc::state if the slot has no send (receive) layout, Errc::out_of_range for a
+// channel, rank or partition not in the plan.
+std::int32_t send_index(PlanState& p, std::size_t channel, int rank, const char* call);
+std::int32_t receive_index(PlanState& p, std::size_t channel, int rank, const char* call);
+std::int32_t send_partition_index(PlanState& p, std::size_t channel, int rank, std::size_t partition,
+                                  const char* call);
+std::int32_t receive_partition_index(PlanState& p, std::size_t channel, int rank, std::size_t partition,
+                                     const char* call);
 
-// The calls of one (channel, neighbour): `slot` is its first part (slot.hpp, next_part), and each
-// call takes every part of a split message.
-void send(PlanState& p, SendSlot& slot, const char* call);
-bool test_send(PlanState& p, SendSlot& slot);
-void wait_send(PlanState& p, SendSlot& slot);
+// The calls of one (channel, neighbour), `slot` being its first part (slot.hpp, next_part).
+void send(PlanState& p, SendSlot& slot, const char* call, Scope scope = Scope::whole);
+bool test_send(PlanState& p, SendSlot& slot, Scope scope = Scope::whole);
+void wait_send(PlanState& p, SendSlot& slot, Scope scope = Scope::whole);
 // The caller asks for the slot's next message: its ghost cells are handed over, and pushes this
 // rank owes are written where the receiver is ready, so two ranks that both sent before receiving
 // keep each other moving.
-void prepare_receive(PlanState& p, ReceiveSlot& slot);
-bool test_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt);
-void wait_receive(PlanState& p, ReceiveSlot& slot);
+// Refused while start() has the slot's message (Errc::state naming `call`).
+void prepare_receive(PlanState& p, ReceiveSlot& slot, Scope scope, const char* call);
+bool test_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt, Scope scope = Scope::whole);
+void wait_receive(PlanState& p, ReceiveSlot& slot, Scope scope = Scope::whole);
 void acknowledge_parts(PlanState& p, ReceiveSlot& slot);
 
 // exchange() in two halves over the given slot lists (all, or one channel's).
 void start_sends(PlanState& p, const std::vector<std::int32_t>& sends, const std::vector<std::int32_t>& receives);
-void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, const std::vector<std::int32_t>& sends);
+// `pending` is scratch: the plan's own for the whole plan, a thread's own for its share.
+void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, const std::vector<std::int32_t>& sends,
+                     std::vector<std::int32_t>& pending);
+// Thread `thread` of `threads`' share of an exchange (Plan::exchange_share): the slots of every
+// threads-th (channel, neighbour), both directions, in the order start() and finish() take them.
+void share_of(const PlanState& p, std::size_t thread, std::size_t threads, std::vector<std::int32_t>& sends,
+              std::vector<std::int32_t>& receives);
 
 }  // namespace ghostwire::detail

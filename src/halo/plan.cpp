@@ -32,10 +32,6 @@ const char* path_name(SlotPath path) {
   return "?";
 }
 
-std::string PlanState::slot_name(std::size_t channel, int rank) const {
-  return "channel " + std::to_string(channel) + " with rank " + std::to_string(rank);
-}
-
 std::size_t PlanState::slot(std::size_t channel, int neighbour_rank, const char* call) const {
   if (channel >= channels)
     raise(Errc::out_of_range, std::string(call) + ": channel " + std::to_string(channel) + " is not in [0, " +
@@ -78,9 +74,8 @@ Plan::Plan(World& world, std::span<const int> neighbours, std::size_t channels)
   p.world = &world;
   p.w = &detail::world_state(world);
   p.id = p.w->next_plan_id++;
-  p.single_thread_use = p.w->thread_level < MPI_THREAD_MULTIPLE;
   if (channels == 0) raise(Errc::invalid_argument, "Plan: channels is 0; a plan needs at least one channel");
-  p.channels = channels;
+  p.channels = p.user_channels = channels;
   p.neighbour_index.assign(static_cast<std::size_t>(world.size()), -1);
   for (int rank : neighbours) {
     if (rank < 0 || rank >= world.size())
@@ -97,6 +92,8 @@ Plan::Plan(World& world, std::span<const int> neighbours, std::size_t channels)
     raise(Errc::invalid_argument, "Plan: " + std::to_string(slots) + " channel x neighbour slots exceed the limit of 16777216");
   p.send_pieces.resize(slots);
   p.receive_pieces.resize(slots);
+  p.send_partition_specs.resize(slots);
+  p.receive_partition_specs.resize(slots);
 }
 
 Plan::~Plan() = default;
@@ -187,25 +184,27 @@ void Plan::commit() {
 bool Plan::committed() const { return detail::require_state(state_, "Plan::committed").committed; }
 World& Plan::world() const { return *detail::require_state(state_, "Plan::world").world; }
 const std::vector<int>& Plan::neighbours() const { return detail::require_state(state_, "Plan::neighbours").neighbours; }
-std::size_t Plan::channels() const { return detail::require_state(state_, "Plan::channels").channels; }
+std::size_t Plan::channels() const { return detail::require_state(state_, "Plan::channels").user_channels; }
 int Plan::id() const { return detail::require_state(state_, "Plan::id").id; }
 
 std::string Plan::describe() const {
   const PlanState& p = detail::require_state(state_, "Plan::describe");
   std::ostringstream text;
   text << "plan " << p.id << " on rank " << p.w->rank << ": " << p.neighbours.size() << " neighbour(s), "
-       << p.channels << " channel(s)" << (p.committed ? "" : ", not committed") << "\n";
+       << p.user_channels << " channel(s)" << (p.committed ? "" : ", not committed") << "\n";
   bool any_between_nodes = false;
-  auto part = [](const auto& slot) {
-    return slot.part > 0 || slot.next_part >= 0 ? " (part " + std::to_string(slot.part + 1) + " of 2)" : std::string();
+  // A message split in two (read in place and staged) has parts 0 and 1 in the same plan channel.
+  auto part = [](const auto& slot, const auto& slots) {
+    const bool split = slot.part > 0 || (slot.next_part >= 0 && slots[static_cast<std::size_t>(slot.next_part)].part > 0);
+    return split ? " (part " + std::to_string(slot.part + 1) + " of 2)" : std::string();
   };
   for (const auto& slot : p.sends) {
-    text << "  send    " << p.slot_name(slot.channel, slot.rank) << part(slot) << ": " << slot.bytes << " bytes, "
+    text << "  send    " << p.slot_name(slot.channel, slot.rank) << part(slot, p.sends) << ": " << slot.bytes << " bytes, "
          << detail::path_name(slot.kind()) << "\n";
     any_between_nodes |= detail::between_nodes(slot);
   }
   for (const auto& slot : p.receives) {
-    text << "  receive " << p.slot_name(slot.channel, slot.rank) << part(slot) << ": " << slot.bytes << " bytes, "
+    text << "  receive " << p.slot_name(slot.channel, slot.rank) << part(slot, p.receives) << ": " << slot.bytes << " bytes, "
          << detail::path_name(slot.kind()) << "\n";
     any_between_nodes |= detail::between_nodes(slot);
   }

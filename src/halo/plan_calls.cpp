@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Plan's communicating calls: each checks the plan's state and its use by one thread at a time, then
-// runs the slot's step (exchange.cpp). docs/plans.md, "Operations".
+// Plan's communicating calls: each checks the plan's state, claims what it drives for this thread
+// (halo/slot_use.hpp) and, where it enters MPI, the World's thread level (runtime/threads.hpp), then
+// runs the slot's step (exchange.cpp). docs/plans.md, "Operations" and "Threads".
 #include <mpi.h>
-
-#include <atomic>
 
 #include "ghostwire/error.hpp"
 #include "ghostwire/plan.hpp"
 #include "halo/exchange.hpp"
 #include "halo/path_dispatch.hpp"
 #include "halo/plan_state.hpp"
+#include "halo/slot_use.hpp"
+#include "runtime/threads.hpp"
 #include "runtime/world_state.hpp"
 
 namespace ghostwire {
 
 using detail::PlanState;
+using detail::Scope;
 
 namespace detail {
 
@@ -30,140 +32,212 @@ PlanState& require_state(const std::unique_ptr<PlanState>& state, const char* ca
 
 namespace {
 
-const char* thread_level_name(int level) {
-  switch (level) {
-    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
-    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
-    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
-    default: return "MPI_THREAD_MULTIPLE";
-  }
-}
-
-// Held for the length of one communicating call of a plan when MPI is below MPI_THREAD_MULTIPLE:
-// a second thread entering the same plan meanwhile gets Errc::state naming the plan and the call,
-// instead of racing on the plan's counters and MPI requests. One atomic exchange per call.
-class ExclusiveUse {
+// One call on one direction of a (channel, neighbour), or of one partition of it: the slot claimed
+// for this thread, and MPI entered if the slot travels between nodes.
+class SlotCall {
  public:
-  ExclusiveUse(const std::unique_ptr<PlanState>& state, const char* call)
-      : plan_(detail::require_state(state, call)) {
-    if (!plan_.single_thread_use) return;
-    if (plan_.in_use.exchange(true, std::memory_order_acquire))
-      raise(Errc::state, std::string(call) + ": plan " + std::to_string(plan_.id) +
-                             " is being used by another thread at the same time; MPI provides " +
-                             thread_level_name(plan_.w->thread_level) +
-                             ", so a plan may serve one thread at a time (initialise MPI with "
-                             "MPI_THREAD_MULTIPLE, or give each thread its own plan)");
-    held_ = true;
+  SlotCall(PlanState& p, bool sending, std::int32_t first, Scope scope, const char* call)
+      : claim_(p, sending, first, scope, call) {
+    const bool between = sending ? detail::between_nodes(p.sends[static_cast<std::size_t>(first)])
+                                 : detail::between_nodes(p.receives[static_cast<std::size_t>(first)]);
+    if (between && !mpi_.enter(*p.w)) {
+      const std::size_t channel = sending ? p.sends[static_cast<std::size_t>(first)].channel
+                                          : p.receives[static_cast<std::size_t>(first)].channel;
+      const int rank = sending ? p.sends[static_cast<std::size_t>(first)].rank
+                               : p.receives[static_cast<std::size_t>(first)].rank;
+      mpi_.refuse(std::string(call) + ": " + p.slot_name(channel, rank) + " of plan " + std::to_string(p.id) +
+                  " travels between nodes");
+    }
   }
-  ~ExclusiveUse() {
-    if (held_) plan_.in_use.store(false, std::memory_order_release);
-  }
-  ExclusiveUse(const ExclusiveUse&) = delete;
-  ExclusiveUse& operator=(const ExclusiveUse&) = delete;
-  PlanState& plan() const { return plan_; }
 
  private:
-  PlanState& plan_;
-  bool held_ = false;
+  detail::SlotClaim claim_;
+  detail::MpiEntry mpi_;
 };
 
-void require_channel(const PlanState& p, std::size_t channel, const char* call) {
+// start, finish, exchange: the whole plan for this thread, and MPI if any slot travels between nodes.
+class WholeCall {
+ public:
+  WholeCall(PlanState& p, const char* call) : claim_(p, call) {
+    if (p.reaches_mpi && !mpi_.enter(*p.w))
+      mpi_.refuse(std::string(call) + ": plan " + std::to_string(p.id) + " has slots between nodes");
+  }
+
+ private:
+  detail::WholePlanClaim claim_;
+  detail::MpiEntry mpi_;
+};
+
+PlanState& committed_state(const std::unique_ptr<PlanState>& state, const char* call) {
+  PlanState& p = detail::require_state(state, call);
   detail::require_committed(p, call);
-  if (channel >= p.channels)
+  return p;
+}
+
+void require_channel(const PlanState& p, std::size_t channel, const char* call) {
+  if (channel >= p.user_channels)
     raise(Errc::out_of_range, std::string(call) + ": channel " + std::to_string(channel) + " is not in [0, " +
-                                  std::to_string(p.channels) + ") of plan " + std::to_string(p.id));
+                                  std::to_string(p.user_channels) + ") of plan " + std::to_string(p.id));
 }
 
 }  // namespace
 
 void Plan::send(std::size_t channel, int neighbour) {
-  const ExclusiveUse use(state_, "Plan::send");
-  detail::send(use.plan(), detail::send_slot(use.plan(), channel, neighbour, "Plan::send"), "Plan::send");
+  PlanState& p = committed_state(state_, "Plan::send");
+  const std::int32_t index = detail::send_index(p, channel, neighbour, "Plan::send");
+  const SlotCall use(p, true, index, Scope::whole, "Plan::send");
+  detail::send(p, p.sends[static_cast<std::size_t>(index)], "Plan::send");
 }
 
 bool Plan::test_recv(std::size_t channel, int neighbour) {
-  const ExclusiveUse use(state_, "Plan::test_recv");
-  PlanState& p = use.plan();
-  detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::test_recv");
-  detail::prepare_receive(p, slot);
+  PlanState& p = committed_state(state_, "Plan::test_recv");
+  const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::test_recv");
+  const SlotCall use(p, false, index, Scope::whole, "Plan::test_recv");
+  detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
+  detail::prepare_receive(p, slot, Scope::whole, "Plan::test_recv");
   return detail::test_receive(p, slot, detail::Receipt::copy);
 }
 
 void Plan::wait_recv(std::size_t channel, int neighbour) {
-  const ExclusiveUse use(state_, "Plan::wait_recv");
-  PlanState& p = use.plan();
-  detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::wait_recv");
-  detail::prepare_receive(p, slot);
+  PlanState& p = committed_state(state_, "Plan::wait_recv");
+  const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::wait_recv");
+  const SlotCall use(p, false, index, Scope::whole, "Plan::wait_recv");
+  detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
+  detail::prepare_receive(p, slot, Scope::whole, "Plan::wait_recv");
   detail::wait_receive(p, slot);
 }
 
 bool Plan::test_send(std::size_t channel, int neighbour) {
-  const ExclusiveUse use(state_, "Plan::test_send");
-  return detail::test_send(use.plan(), detail::send_slot(use.plan(), channel, neighbour, "Plan::test_send"));
+  PlanState& p = committed_state(state_, "Plan::test_send");
+  const std::int32_t index = detail::send_index(p, channel, neighbour, "Plan::test_send");
+  const SlotCall use(p, true, index, Scope::whole, "Plan::test_send");
+  return detail::test_send(p, p.sends[static_cast<std::size_t>(index)]);
 }
 
 void Plan::wait_send(std::size_t channel, int neighbour) {
-  const ExclusiveUse use(state_, "Plan::wait_send");
-  detail::wait_send(use.plan(), detail::send_slot(use.plan(), channel, neighbour, "Plan::wait_send"));
+  PlanState& p = committed_state(state_, "Plan::wait_send");
+  const std::int32_t index = detail::send_index(p, channel, neighbour, "Plan::wait_send");
+  const SlotCall use(p, true, index, Scope::whole, "Plan::wait_send");
+  detail::wait_send(p, p.sends[static_cast<std::size_t>(index)]);
+}
+
+void Plan::pready(std::size_t channel, int neighbour, std::size_t partition) {
+  PlanState& p = committed_state(state_, "Plan::pready");
+  const std::int32_t index = detail::send_partition_index(p, channel, neighbour, partition, "Plan::pready");
+  const SlotCall use(p, true, index, Scope::partition, "Plan::pready");
+  detail::send(p, p.sends[static_cast<std::size_t>(index)], "Plan::pready", Scope::partition);
+}
+
+bool Plan::test_send(std::size_t channel, int neighbour, std::size_t partition) {
+  PlanState& p = committed_state(state_, "Plan::test_send");
+  const std::int32_t index = detail::send_partition_index(p, channel, neighbour, partition, "Plan::test_send");
+  const SlotCall use(p, true, index, Scope::partition, "Plan::test_send");
+  return detail::test_send(p, p.sends[static_cast<std::size_t>(index)], Scope::partition);
+}
+
+void Plan::wait_send(std::size_t channel, int neighbour, std::size_t partition) {
+  PlanState& p = committed_state(state_, "Plan::wait_send");
+  const std::int32_t index = detail::send_partition_index(p, channel, neighbour, partition, "Plan::wait_send");
+  const SlotCall use(p, true, index, Scope::partition, "Plan::wait_send");
+  detail::wait_send(p, p.sends[static_cast<std::size_t>(index)], Scope::partition);
+}
+
+bool Plan::parrived(std::size_t channel, int neighbour, std::size_t partition) {
+  PlanState& p = committed_state(state_, "Plan::parrived");
+  const std::int32_t index = detail::receive_partition_index(p, channel, neighbour, partition, "Plan::parrived");
+  const SlotCall use(p, false, index, Scope::partition, "Plan::parrived");
+  detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
+  detail::prepare_receive(p, slot, Scope::partition, "Plan::parrived");
+  return detail::test_receive(p, slot, detail::Receipt::copy, Scope::partition);
 }
 
 const std::byte* Plan::view(std::size_t channel, int neighbour) const {
-  PlanState& p = detail::require_state(state_, "Plan::view");
-  const detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::view");
-  return slot.next_part < 0 ? detail::view(slot) : nullptr;  // a split message is in two places
+  PlanState& p = committed_state(state_, "Plan::view");
+  const detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(detail::receive_index(p, channel, neighbour, "Plan::view"))];
+  return slot.next_part < 0 ? detail::view(slot) : nullptr;  // a split or partitioned message is in several places
 }
 
 bool Plan::test_recv_in_place(std::size_t channel, int neighbour) {
-  const ExclusiveUse use(state_, "Plan::test_recv_in_place");
-  PlanState& p = use.plan();
-  detail::ReceiveSlot& slot = detail::receive_slot(p, channel, neighbour, "Plan::test_recv_in_place");
+  PlanState& p = committed_state(state_, "Plan::test_recv_in_place");
+  const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::test_recv_in_place");
+  const SlotCall use(p, false, index, Scope::whole, "Plan::test_recv_in_place");
+  detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
   if (slot.held)
-    raise(Errc::state, "Plan::test_recv_in_place: " + p.slot_name(channel, neighbour) + " of plan " +
+    raise(Errc::state, "Plan::test_recv_in_place: " + p.slot_name(slot.channel, neighbour) + " of plan " +
                            std::to_string(p.id) + ": message " + std::to_string(slot.sequence) +
                            " is still held in place; call release() when done reading it");
-  detail::prepare_receive(p, slot);
+  detail::prepare_receive(p, slot, Scope::whole, "Plan::test_recv_in_place");
   return detail::test_receive(p, slot, detail::Receipt::in_place);
 }
 
 void Plan::release(std::size_t channel, int neighbour) {
-  const ExclusiveUse use(state_, "Plan::release");
-  detail::ReceiveSlot& slot = detail::receive_slot(use.plan(), channel, neighbour, "Plan::release");
+  PlanState& p = committed_state(state_, "Plan::release");
+  const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::release");
+  const SlotCall use(p, false, index, Scope::whole, "Plan::release");
+  detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
   if (!slot.held) return;
   slot.held = false;
-  detail::release_held(use.plan(), slot);
+  detail::release_held(p, slot);
 }
 
 void Plan::acknowledge(std::size_t channel, int neighbour) {
-  const ExclusiveUse use(state_, "Plan::acknowledge");
-  detail::acknowledge_parts(use.plan(), detail::receive_slot(use.plan(), channel, neighbour, "Plan::acknowledge"));
+  PlanState& p = committed_state(state_, "Plan::acknowledge");
+  const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::acknowledge");
+  const SlotCall use(p, false, index, Scope::whole, "Plan::acknowledge");
+  detail::acknowledge_parts(p, p.receives[static_cast<std::size_t>(index)]);
 }
 
 void Plan::start() {
-  const ExclusiveUse use(state_, "Plan::start");
-  PlanState& p = use.plan();
-  detail::require_committed(p, "Plan::start");
+  PlanState& p = committed_state(state_, "Plan::start");
+  const WholeCall use(p, "Plan::start");
   detail::start_sends(p, p.all_sends, p.all_receives);
 }
 
 void Plan::start(std::size_t channel) {
-  const ExclusiveUse use(state_, "Plan::start");
-  PlanState& p = use.plan();
+  PlanState& p = committed_state(state_, "Plan::start");
   require_channel(p, channel, "Plan::start");
+  const WholeCall use(p, "Plan::start");
   detail::start_sends(p, p.sends_of_channel[channel], p.receives_of_channel[channel]);
 }
 
 void Plan::finish() {
-  const ExclusiveUse use(state_, "Plan::finish");
-  PlanState& p = use.plan();
-  detail::require_committed(p, "Plan::finish");
-  detail::finish_exchange(p, p.all_receives, p.all_sends);
+  PlanState& p = committed_state(state_, "Plan::finish");
+  const WholeCall use(p, "Plan::finish");
+  detail::finish_exchange(p, p.all_receives, p.all_sends, p.pending);
 }
 
 void Plan::finish(std::size_t channel) {
-  const ExclusiveUse use(state_, "Plan::finish");
-  PlanState& p = use.plan();
+  PlanState& p = committed_state(state_, "Plan::finish");
   require_channel(p, channel, "Plan::finish");
-  detail::finish_exchange(p, p.receives_of_channel[channel], p.sends_of_channel[channel]);
+  const WholeCall use(p, "Plan::finish");
+  detail::finish_exchange(p, p.receives_of_channel[channel], p.sends_of_channel[channel], p.pending);
+}
+
+void Plan::exchange_share(std::size_t thread, std::size_t threads) {
+  PlanState& p = committed_state(state_, "Plan::exchange_share");
+  if (threads == 0 || thread >= threads)
+    raise(Errc::out_of_range, "Plan::exchange_share: thread " + std::to_string(thread) + " is not in [0, " +
+                                  std::to_string(threads) + ")");
+  // Refused on every thread of the team alike, before any of them enters MPI (a refusal on some
+  // threads only would leave the others waiting for them).
+  if (threads > 1 && p.reaches_mpi && p.w->thread_level < MPI_THREAD_MULTIPLE)
+    raise(Errc::state, "Plan::exchange_share: plan " + std::to_string(p.id) + " has slots between nodes, and MPI provides " +
+                           thread_level_name(p.world->thread_level()) + ": a team of " + std::to_string(threads) +
+                           " threads would call MPI from several threads at once; exchange on one thread, or "
+                           "initialise MPI with MPI_THREAD_MULTIPLE (Settings::thread_level, GHOSTWIRE_THREAD_LEVEL)");
+  // A thread's own lists: no allocation once they have grown, nothing shared between the threads.
+  thread_local std::vector<std::int32_t> sends, receives, pending;
+  detail::share_of(p, thread, threads, sends, receives);
+  const detail::SlotClaim claim(p, sends, receives, "Plan::exchange_share");
+  bool between = false;
+  for (std::int32_t index : sends) between |= detail::between_nodes(p.sends[static_cast<std::size_t>(index)]);
+  for (std::int32_t index : receives) between |= detail::between_nodes(p.receives[static_cast<std::size_t>(index)]);
+  detail::MpiEntry mpi;
+  if (between && !mpi.enter(*p.w))
+    mpi.refuse("Plan::exchange_share: thread " + std::to_string(thread) + "'s share of plan " + std::to_string(p.id) +
+               " has slots between nodes");
+  detail::start_sends(p, sends, receives);
+  detail::finish_exchange(p, receives, sends, pending);
 }
 
 void Plan::exchange() {

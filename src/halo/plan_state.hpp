@@ -34,6 +34,20 @@ struct PieceSpec {
   Layout layout;
 };
 
+// How one direction of a (channel, neighbour) is cut into partitions (Plan::partition_send and
+// partition_receive): explicit element counts in message order, else `count` parts as equal as can be.
+struct PartitionSpec {
+  std::size_t count = 1;
+  std::vector<std::size_t> elements;
+};
+
+// Who drives one direction of one slot (a partition's, when partitioned) right now: the tag of the
+// thread inside a call on it, 0 if none (halo/slot_use.hpp). A line each, so threads driving
+// neighbouring slots do not share one.
+struct alignas(64) SlotUse {
+  std::atomic<std::uintptr_t> holder{0};
+};
+
 struct PlanState {
   PlanState() = default;
   ~PlanState();  // releases the paths' MPI objects (collective once committed)
@@ -51,16 +65,28 @@ struct PlanState {
 
   bool committed = false;
   bool acknowledge_by_reply = false;
-  // Below MPI_THREAD_MULTIPLE one plan may serve one thread at a time: every communicating call
-  // holds `in_use` (an ExclusiveUse in plan_calls.cpp), and a second thread arriving meanwhile gets
-  // Errc::state instead of racing on the slots' counters. With MPI_THREAD_MULTIPLE the check is off.
-  bool single_thread_use = true;
-  std::atomic<bool> in_use{false};
+
+  // Partitions (halo/partitions.cpp). Until commit by the user's slot, n * user_channels + c. From
+  // commit on, when some channel of some rank has several partitions, the plan's own channels are
+  // the partitions: the user's channel c is channels [partition_base[c], partition_base[c + 1]), the
+  // same on every rank; partition_base is empty when no channel is partitioned (channels is then
+  // user_channels).
+  std::size_t user_channels = 1;
+  std::vector<PartitionSpec> send_partition_specs, receive_partition_specs;
+  std::vector<std::size_t> partition_base;
+  std::vector<std::size_t> user_channel_of;  // by plan channel
+  std::vector<std::uint32_t> send_partition_count, receive_partition_count;  // by user slot, from commit
+
+  // Threads (halo/slot_use.hpp): the thread in each direction of each slot now, by the index of the
+  // slot's (or partition's) first part in sends and receives, and the thread in a call for the
+  // whole plan (start, finish, exchange).
+  std::unique_ptr<SlotUse[]> send_use, receive_use;
+  std::atomic<std::uintptr_t> whole_plan_holder{0};
+  bool reaches_mpi = false;  // some slot travels between nodes, or waits serve the world's transport
 
   // Made at commit.
   MPI_Comm comm = MPI_COMM_NULL;     // the plan's own communicator (commit, two-sided messages)
   std::unique_ptr<Segment> segment;  // counters, staging, notified-write receive buffers
-  std::vector<std::byte> pack_buffer;  // notified writes leave from here
   SlotPath inter_node_path = SlotPath::two_sided;  // the same on every rank
   std::string inter_node_reason;                   // why, for describe()
   // Two-sided messages: their buffers (allocated once, so persistent requests can point into them)
@@ -75,17 +101,28 @@ struct PlanState {
   // Polls before a wait yields: the world's peer budget when every slot is a node peer's.
   std::uint64_t spin_polls = 1;
 
-  std::vector<std::int32_t> send_slot_of, receive_slot_of;  // slot -> index into the vectors below
+  std::vector<std::int32_t> send_slot_of, receive_slot_of;  // slot -> index of its first part below
   std::vector<SendSlot> sends;
   std::vector<ReceiveSlot> receives;
-  // In the order start() and finish() take them (commit's order_slots).
+  // In the order start() and finish() take them (commit's order_slots); by the user's channel.
   std::vector<std::vector<std::int32_t>> sends_of_channel, receives_of_channel;
   std::vector<std::int32_t> all_sends, all_receives;
   std::vector<std::int32_t> pending;      // scratch for finish()
-  std::vector<std::int32_t> pushes_owed;  // pushed send slots waiting for their receivers
+  // Pushed send slots waiting for their receivers, guarded by owed_lock (threads may post and
+  // serve them at once); owed_count lets every call see at a glance that there are none.
+  std::vector<std::int32_t> pushes_owed;
+  std::atomic<bool> owed_lock{false};
+  std::atomic<std::size_t> owed_count{0};
 
+  // Before commit: the slot of the user's (channel, neighbour). After commit: use user_slot.
   std::size_t slot(std::size_t channel, int neighbour_rank, const char* call) const;
-  std::string slot_name(std::size_t channel, int rank) const;  // "channel 0 with rank 3"
+  // From commit on: the plan's slot of partition 0 of the user's (channel, neighbour); its other
+  // partitions follow it (checked: Errc::out_of_range for a channel or rank not in the plan).
+  std::size_t user_slot(std::size_t channel, int neighbour_rank, const char* call) const;
+  std::size_t partitions(bool sending, std::size_t channel, int neighbour_rank) const;
+  // "channel 0 with rank 3", "channel 0 (partition 2) with rank 3": `channel` is the plan's own.
+  std::string slot_name(std::size_t channel, int rank) const;
+  std::string channel_name(std::size_t channel) const;  // "channel 0", "channel 0 (partition 2)"
 };
 
 void commit_plan(PlanState& plan);

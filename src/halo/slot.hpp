@@ -29,8 +29,12 @@ constexpr bool in_kind_order(std::index_sequence<Index...>) {
 static_assert(in_kind_order<SendPath>(std::make_index_sequence<slot_path_count>()));
 static_assert(in_kind_order<ReceivePath>(std::make_index_sequence<slot_path_count>()));
 
+// What a call on a slot takes: every part of every partition from its first part on (a call on the
+// whole (channel, neighbour)), or the parts of one partition only (pready, parrived).
+enum class Scope { whole, partition };
+
 struct SendSlot {
-  std::size_t channel = 0;
+  std::size_t channel = 0;  // the plan's own (a partition's, when partitioned)
   int rank = -1;
   std::size_t bytes = 0;
   std::uint32_t sequence = 0;  // last message sent
@@ -42,9 +46,12 @@ struct SendSlot {
   // packed data; a later send() waits for it instead of reporting misuse.
   bool deferred = false;
   // A slot whose message is split in two (path_choice.hpp, split_wanted): its part 1 follows in
-  // the plan's list; calls on the (channel, neighbour) take both parts.
+  // the plan's list. A partitioned message's partitions are chained after it the same way, each
+  // with its parts: calls on the (channel, neighbour) take every part of every partition,
+  // Plan::pready those of one partition.
   std::int32_t next_part = -1;
   std::uint8_t part = 0;
+  std::uint32_t partition = 0;
   SendPath path;
 
   SlotPath kind() const { return static_cast<SlotPath>(path.index()); }
@@ -58,9 +65,13 @@ struct ReceiveSlot {
   std::uint32_t consumed = 0;  // last message copied out or released (so acknowledged, or to be)
   // Received by test_recv_in_place and not yet released: the sender's data is being read.
   bool held = false;
+  // Asked for by start() and not yet received by finish(): the message is the exchange's, and a
+  // receive call on the slot meanwhile is refused (it would take the message finish() waits for).
+  bool in_exchange = false;
   std::int32_t reverse_send = -1;  // the send slot of the same (channel, neighbour), if any
   std::int32_t next_part = -1;     // as SendSlot's
   std::uint8_t part = 0;
+  std::uint32_t partition = 0;
   ReceivePath path;
 
   SlotPath kind() const { return static_cast<SlotPath>(path.index()); }

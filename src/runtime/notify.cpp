@@ -5,6 +5,7 @@
 // checked before anything is written. docs/runtime.md, "Notifications and notified writes".
 #include <atomic>
 #include <cstring>
+#include <mutex>
 #include <string>
 
 #include "ghostwire/error.hpp"
@@ -41,6 +42,7 @@ void deliver(const void* source, int target, SegmentState& d, std::size_t offset
     store_notification(reinterpret_cast<std::uint32_t*>(peer) + id, value);
     return;
   }
+  const std::lock_guard<std::mutex> own(d.w->transport_mutex);
   d.w->transport->write_notify(source, target, d, offset, bytes, id, value);
 }
 

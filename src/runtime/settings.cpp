@@ -26,10 +26,28 @@ long parse_integer(const char* name, const char* text, long minimum) {
   return value;
 }
 
+// OpenMP's own variable may list threads per nesting level ("4,2"): the outermost counts. A value
+// that is not a positive number is OpenMP's to reject, not ghostwire's: 1 then.
+int threads_of_openmp(const char* text) {
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  return (end != text && value > 0 && value < (1L << 20)) ? static_cast<int>(value) : 1;
+}
+
 }  // namespace
 
 const char* transport_name(Transport transport) noexcept {
   return transport == Transport::rma ? "rma" : "p2p";
+}
+
+const char* thread_level_name(ThreadLevel level) noexcept {
+  switch (level) {
+    case ThreadLevel::single: return "MPI_THREAD_SINGLE";
+    case ThreadLevel::funneled: return "MPI_THREAD_FUNNELED";
+    case ThreadLevel::serialized: return "MPI_THREAD_SERIALIZED";
+    case ThreadLevel::multiple: return "MPI_THREAD_MULTIPLE";
+  }
+  return "?";
 }
 
 Settings Settings::from_environment() {
@@ -78,6 +96,24 @@ Settings Settings::from_environment() {
   if (const char* text = variable("GHOSTWIRE_TAG_LIMIT"))
     settings.message_tag_limit = parse_integer("GHOSTWIRE_TAG_LIMIT", text, 0);
   if (const char* text = variable("GHOSTWIRE_SPIN")) settings.spin_polls = parse_integer("GHOSTWIRE_SPIN", text, 0);
+  if (const char* text = variable("GHOSTWIRE_THREAD_LEVEL")) {
+    const std::string name = text;
+    if (name == "single")
+      settings.thread_level = ThreadLevel::single;
+    else if (name == "funneled")
+      settings.thread_level = ThreadLevel::funneled;
+    else if (name == "serialized")
+      settings.thread_level = ThreadLevel::serialized;
+    else if (name == "multiple")
+      settings.thread_level = ThreadLevel::multiple;
+    else
+      raise(Errc::invalid_argument,
+            "GHOSTWIRE_THREAD_LEVEL='" + name + "': expected single, funneled, serialized or multiple");
+  }
+  if (const char* text = variable("GHOSTWIRE_THREADS"))
+    settings.threads_per_rank = static_cast<int>(parse_integer("GHOSTWIRE_THREADS", text, 1));
+  else if (const char* omp = variable("OMP_NUM_THREADS"))
+    settings.threads_per_rank = threads_of_openmp(omp);
   // Any non-empty value is a path; whether it opens and parses is checked where it is read
   // (TopologyFile::read), with the file's own line numbers.
   if (const char* text = variable("GHOSTWIRE_TOPOLOGY")) settings.topology_file = text;

@@ -18,6 +18,7 @@
 #include "mpi_check.hpp"
 #include "reduction_area.hpp"
 #include "segment_state.hpp"
+#include "threads.hpp"
 #include "transport.hpp"
 #include "wait.hpp"
 #include "world_state.hpp"
@@ -29,7 +30,11 @@ WorldState::WorldState() = default;
 WorldState::~WorldState() = default;
 
 void WorldState::progress() {
-  if (transport) transport->progress();
+  if (!transport) return;
+  const ProgressTurn turn(*this);
+  if (!turn) return;
+  std::unique_lock<std::mutex> own(transport_mutex, std::try_to_lock);
+  if (own) transport->progress();  // else another thread is in the transport: it serves it
 }
 
 SegmentState& WorldState::segment(int id, int from_rank) {
@@ -82,6 +87,16 @@ void discover_nodes(WorldState& w) {
 
 // The kernel's boot id names the machine a process runs on, also across containers and UTS
 // namespaces, where MPI_COMM_TYPE_SHARED sees separate "nodes" on one set of cores.
+int mpi_thread_level(ThreadLevel level) {
+  switch (level) {
+    case ThreadLevel::single: return MPI_THREAD_SINGLE;
+    case ThreadLevel::funneled: return MPI_THREAD_FUNNELED;
+    case ThreadLevel::serialized: return MPI_THREAD_SERIALIZED;
+    case ThreadLevel::multiple: return MPI_THREAD_MULTIPLE;
+  }
+  return MPI_THREAD_FUNNELED;
+}
+
 std::uint64_t machine_id() {
   std::ifstream file("/proc/sys/kernel/random/boot_id");
   std::string id;
@@ -109,17 +124,19 @@ cpu_set_t usable_cores() {
 void count_machine_ranks_and_cores(WorldState& w) {
   struct Placement {
     std::uint64_t machine;
+    std::uint64_t threads;
     cpu_set_t cores;
   };
-  Placement mine{machine_id(), usable_cores()};
+  Placement mine{machine_id(), static_cast<std::uint64_t>(std::max(1, w.settings.threads_per_rank)), usable_cores()};
   std::vector<Placement> all(static_cast<std::size_t>(w.size));
   check_mpi(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, w.comm), "MPI_Allgather");
   cpu_set_t cores;
   CPU_ZERO(&cores);
-  w.machine_ranks = 0;
+  w.machine_ranks = w.machine_threads = 0;
   for (const Placement& other : all) {
     if (other.machine != mine.machine) continue;
     ++w.machine_ranks;
+    w.machine_threads += static_cast<int>(other.threads);
     CPU_OR(&cores, &cores, &other.cores);
   }
   w.cores = CPU_COUNT(&cores);
@@ -136,7 +153,7 @@ void choose_wait_policy(WorldState& w) {
     // Oversubscribed, a wait on MPI (another node's message) polls briefly: the message may be on
     // its way, and MPI needs its calls to move it. A wait on a node peer's store yields at once:
     // the peer may need this very core (figures: docs/BENCHMARKS.md, "What was tried").
-    const bool oversubscribed = w.machine_ranks > w.cores;
+    const bool oversubscribed = w.machine_threads > w.cores;
     w.spin_polls = oversubscribed ? 64 : (1u << 16);
     w.peer_spin_polls = oversubscribed ? 0 : w.spin_polls;
   }
@@ -156,11 +173,18 @@ World::World(MPI_Comm comm, const Settings& settings) : state_(std::make_unique<
   check_mpi(MPI_Initialized(&initialized), "MPI_Initialized");
   if (!initialized) {
     int provided = 0;
-    check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    check_mpi(MPI_Init_thread(nullptr, nullptr, mpi_thread_level(w.settings.thread_level), &provided),
+              "MPI_Init_thread");
     w.owns_mpi = true;
   }
   if (comm == MPI_COMM_NULL) raise(Errc::invalid_argument, "World: the communicator is MPI_COMM_NULL");
   check_mpi(MPI_Query_thread(&w.thread_level), "MPI_Query_thread");
+  int is_main = 0;
+  check_mpi(MPI_Is_thread_main(&is_main), "MPI_Is_thread_main");
+  if (is_main) {
+    w.main_thread = std::this_thread::get_id();
+    w.main_thread_known = true;
+  }
   check_mpi(MPI_Comm_dup(comm, &w.comm), "MPI_Comm_dup");
   check_mpi(MPI_Comm_set_errhandler(w.comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   check_mpi(MPI_Comm_rank(w.comm, &w.rank), "MPI_Comm_rank");
@@ -213,7 +237,15 @@ int World::node_count() const noexcept { return state_->node_count; }
 int World::node_rank() const noexcept { return state_->node_rank; }
 int World::node_size() const noexcept { return state_->node_size; }
 int World::machine_ranks() const noexcept { return state_->machine_ranks; }
-bool World::oversubscribed() const noexcept { return state_->machine_ranks > state_->cores; }
+bool World::oversubscribed() const noexcept { return state_->machine_threads > state_->cores; }
+ThreadLevel World::thread_level() const noexcept {
+  switch (state_->thread_level) {
+    case MPI_THREAD_SINGLE: return ThreadLevel::single;
+    case MPI_THREAD_FUNNELED: return ThreadLevel::funneled;
+    case MPI_THREAD_SERIALIZED: return ThreadLevel::serialized;
+    default: return ThreadLevel::multiple;
+  }
+}
 const std::vector<int>& World::node_ranks() const noexcept { return state_->node_ranks; }
 MPI_Comm World::comm() const noexcept { return state_->comm; }
 MPI_Comm World::node_comm() const noexcept { return state_->node_comm; }

@@ -6,9 +6,12 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ghostwire/settings.hpp"
@@ -29,6 +32,13 @@ struct WorldState {
   MPI_Comm node_comm = MPI_COMM_NULL;            // ranks of my (possibly emulated) node
   bool owns_mpi = false;
   int thread_level = MPI_THREAD_SINGLE;  // what MPI provides (MPI_Query_thread), for the plans' checks
+  // The thread MPI calls main, when the World was made on it (else MPI_Is_thread_main is asked).
+  std::thread::id main_thread;
+  bool main_thread_known = false;
+  // ghostwire's door to MPI below MPI_THREAD_MULTIPLE, and to the transport's progress at any
+  // level: the tag of the thread inside (0: none) and how often it entered (runtime/threads.hpp).
+  std::atomic<std::uintptr_t> mpi_holder{0};
+  int mpi_depth = 0;
   // A wait of this process timed out and threw TimeoutError: a peer may be dead or stuck, so the
   // destructors that unwind from it free nothing collectively (MPI_Win_free, MPI_Comm_free,
   // MPI_Finalize would wait for that peer forever, after the diagnostic was thrown but before
@@ -40,6 +50,7 @@ struct WorldState {
   int node = 0, node_count = 1, node_rank = 0, node_size = 1;
   std::vector<int> node_of_rank, node_rank_of_rank, node_ranks;
   int machine_ranks = 1;  // ranks on this machine (kernel), across emulated hosts too
+  int machine_threads = 1;  // their threads (Settings::threads_per_rank summed)
   int cores = 1;
   std::uint64_t spin_polls = 1;
   // For waits on node peers' stores only (a plan without inter-node slots): when ranks outnumber
@@ -50,6 +61,9 @@ struct WorldState {
   int next_plan_id = 0;
   std::unique_ptr<InterNodeTransport> transport;
   bool needs_progress = false;  // the transport must be served while waiting
+  // The transport's own state (its message pool, pending requests, inbox) is one thread's at a time:
+  // a notified write holds this for its call; a wait serves the transport only if it gets it.
+  std::mutex transport_mutex;
   std::unique_ptr<ReductionArea> reduction;  // made by the first allreduce
   bool reduction_pending = false;            // an allreduce_start not yet waited for
 
@@ -66,6 +80,7 @@ struct WorldState {
     for (const OwedWork& work : owed_work) work.serve(work.context);
   }
 
+  // Serves the transport if this thread may enter MPI now (runtime/threads.hpp, ProgressTurn).
   void progress();
   SegmentState& segment(int id, int from_rank);
   std::string where() const;

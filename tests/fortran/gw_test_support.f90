@@ -4,7 +4,7 @@ module gw_test_support
   use ghostwire
   implicit none
   private
-  public :: expect, expect_error, finish_test
+  public :: expect, expect_error, finish_test, itoa
   integer, save :: failures = 0
 
 contains

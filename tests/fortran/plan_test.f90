@@ -20,6 +20,7 @@ program plan_test
 
   call test_ring()
   call test_unstructured()
+  call test_partitions()
   call test_misuse()
 
   call finish_test(world, 'plan_test')
@@ -165,6 +166,51 @@ contains
     call expect(all(ghosts == [100 * right + 5, 100 * right + 1, 100 * left + 3]), 'unstructured ghosts')
     call gw_plan_free(plan)
     call gw_segment_free(segment)
+  end subroutine
+
+  ! Six values to the right in partitions of 1, 3 and 2 elements, readied in reverse order and
+  ! checked as each arrives; the thread level is one of MPI's.
+  subroutine test_partitions()
+    type(gw_plan) :: plan
+    type(gw_region) :: rout, rin
+    real(8), allocatable, target :: out(:), in(:)
+    integer :: j, k, round, level, first(4)
+    logical :: arrived
+    first = [1, 2, 5, 7]
+    allocate(out(6), in(6))
+    call gw_world_thread_level(world, level)
+    call expect(level >= GW_THREAD_SINGLE .and. level <= GW_THREAD_MULTIPLE, 'thread level ' // trim(itoa(level)))
+    call gw_plan_create(plan, world, neighbours(), 1)
+    call gw_plan_add_memory(plan, out, rout)
+    call gw_plan_add_memory(plan, in, rin)
+    call gw_plan_add_box(plan, GW_SEND, 0, right, rout, [1], [6])
+    call gw_plan_add_box(plan, GW_RECEIVE, 0, left, rin, [1], [6])
+    call gw_plan_partition(plan, GW_SEND, 0, right, [1, 3, 2])
+    call gw_plan_partition(plan, GW_RECEIVE, 0, left, [1, 3, 2])
+    call gw_plan_commit(plan)
+    do round = 1, 3
+      do k = 1, 6
+        out(k) = 1000 * round + 10 * rank + k
+      end do
+      in = -1
+      do k = 2, 0, -1
+        call gw_plan_pready(plan, 0, right, k)
+      end do
+      do k = 2, 0, -1
+        arrived = .false.
+        do while (.not. arrived)
+          call gw_plan_parrived(plan, 0, left, k, arrived)
+        end do
+        call expect(all(in(first(k + 1):first(k + 2) - 1) == &
+                        [(1000 * round + 10 * left + first(k + 1) + (j - 1), j = 1, first(k + 2) - first(k + 1))]), &
+                    'partition ' // trim(itoa(k)) // ' of round ' // trim(itoa(round)))
+      end do
+      do k = 0, 2
+        call gw_plan_wait_send_partition(plan, 0, right, k)
+      end do
+      call gw_world_barrier(world)
+    end do
+    call gw_plan_free(plan)
   end subroutine
 
   subroutine test_misuse()

@@ -24,6 +24,7 @@ NeighbourDescriptor sample() {
   d.posted_offset = 0;
   d.acknowledgement_offset = 128;
   d.acknowledge_by_reply = true;
+  d.partitions = {{1, 1}, {2, 1}};  // the user's channel 1 is the plan's channels 1 and 2
   d.channels.resize(3);
   SendDescriptor send;
   send.signature.parts = {{8, 100}, {4, 7}};
@@ -79,6 +80,8 @@ TEST(Descriptor, RoundTripKeepsEveryField) {
   EXPECT_EQ(back.receiver_index, 3u);
   EXPECT_EQ(back.acknowledgement_offset, 128u);
   EXPECT_TRUE(back.acknowledge_by_reply);
+  ASSERT_EQ(back.partitions.size(), 2u);
+  EXPECT_EQ(back.partitions[1], (PartitionCounts{2, 1}));
   ASSERT_EQ(back.channels.size(), 3u);
   ASSERT_TRUE(back.channels[0].send && back.channels[0].receive);
   EXPECT_FALSE(back.channels[1].send || back.channels[1].receive);
@@ -130,7 +133,8 @@ TEST(Descriptor, AnotherVersionIsAMismatch) {
 
 TEST(Descriptor, WrongStructureBehindAValidChecksumIsAnError) {
   const std::vector<std::byte> bytes = encode(sample());
-  // Body fields: neighbours 32, receiver index 40, offsets 48 and 56, by-reply 64, channel count 72.
+  // Body fields: neighbours 32, receiver index 40, offsets 48 and 56, by-reply 64, user channel
+  // count 72, their partition counts (send, receive) 80 to 104, plan channel count 112.
   std::vector<std::byte> wrong = bytes;
   put_u64(wrong, 40, 5);  // receiver index not below the neighbour count
   reseal(wrong);
@@ -143,6 +147,14 @@ TEST(Descriptor, WrongStructureBehindAValidChecksumIsAnError) {
   put_u64(wrong, 72, std::uint64_t{1} << 60);  // a count no body could hold
   reseal(wrong);
   expect_error(wrong, Errc::internal, "count");
+  wrong = bytes;
+  put_u64(wrong, 96, 0);  // a channel in no partition
+  reseal(wrong);
+  expect_error(wrong, Errc::internal, "0 and 1 partitions");
+  wrong = bytes;
+  put_u64(wrong, 96, 5);  // more partitions than the plan has channels for
+  reseal(wrong);
+  expect_error(wrong, Errc::internal, "3 channels cannot hold its 6 partitions");
   wrong = bytes;
   wrong.resize(wrong.size() + 8);  // a field too many
   reseal(wrong);

@@ -120,6 +120,53 @@ int main(int argc, char** argv) {
   gw_world_barrier(world);
   OK(gw_plan_destroy(&pingpong));
 
+  /* Partitions: 5 cells to the right in partitions of 2 and 3, each readied and tested on its own,
+   * in reverse order; then the whole message by exchange_share with a team of one. */
+  double cells[5], received[5];
+  gw_plan_t parts;
+  OK(gw_plan_create(world, neighbours, right == left ? 1 : 2, 1, &parts));
+  gw_region_t out, in;
+  OK(gw_plan_add_private_memory(parts, cells, sizeof cells, sizeof(double), &out));
+  OK(gw_plan_add_private_memory(parts, received, sizeof received, sizeof(double), &in));
+  size_t five = 5, zero = 0, split[2] = {2, 3};
+  OK(gw_plan_add_ranges(parts, GW_SEND, 0, right, out, 1, &zero, &five));
+  OK(gw_plan_add_ranges(parts, GW_RECEIVE, 0, left, in, 1, &zero, &five));
+  OK(gw_plan_partition(parts, GW_SEND, 0, right, 2, split));
+  OK(gw_plan_partition(parts, GW_RECEIVE, 0, left, 2, split));
+  code = gw_plan_partition(parts, 7, 0, right, 2, NULL);
+  CHECK(code == GW_ERR_INVALID_ARGUMENT && strstr(gw_last_error_message(), "GW_SEND or GW_RECEIVE"), "%d %s", code,
+        gw_last_error_message());
+  OK(gw_plan_commit(parts));
+  size_t count = 0;
+  OK(gw_plan_partitions(parts, GW_RECEIVE, 0, left, &count));
+  CHECK(count == 2, "partitions: %zu", count);
+  int level = -1;
+  OK(gw_world_thread_level(world, &level));
+  CHECK(level >= GW_THREAD_SINGLE && level <= GW_THREAD_MULTIPLE, "thread level %d", level);
+  for (int round = 1; round <= 4; ++round) {
+    for (int i = 0; i < 5; ++i) {
+      cells[i] = 100.0 * round + 10.0 * rank + i;
+      received[i] = -1;
+    }
+    if (round % 2) {
+      for (size_t k = 2; k-- > 0;) OK(gw_plan_pready(parts, 0, right, k));
+      for (size_t k = 2; k-- > 0;) {
+        int arrived = 0;
+        while (!arrived) OK(gw_plan_parrived(parts, 0, left, k, &arrived));
+        for (size_t i = k ? 2 : 0; i < (k ? 5 : 2); ++i)
+          CHECK(received[i] == 100.0 * round + 10.0 * left + (double)i, "round %d partition %zu cell %zu: %g", round,
+                k, i, received[i]);
+      }
+      for (size_t k = 0; k < 2; ++k) OK(gw_plan_wait_send_partition(parts, 0, right, k));
+    } else {
+      OK(gw_plan_exchange_share(parts, 0, 1)); /* a team of one: the whole exchange */
+      for (int i = 0; i < 5; ++i)
+        CHECK(received[i] == 100.0 * round + 10.0 * left + i, "round %d cell %d: %g", round, i, received[i]);
+    }
+    gw_world_barrier(world);
+  }
+  OK(gw_plan_destroy(&parts));
+
   OK(gw_segment_destroy(&segment));
   OK(gw_world_destroy(&world));
   int all = 0;

@@ -126,6 +126,23 @@ TEST(MisuseCatalogue, CApi) {
        }},
       {"gw_plan_send", "before gw_plan_commit", Errc::state, "not committed",
        [&] { c_call(gw_plan_send(plan, 0, me)); }},
+      {"gw_plan_partition", "direction = 3", Errc::invalid_argument, "direction 3",
+       [&] { c_call(gw_plan_partition(plan, 3, 0, me, 2, nullptr)); }},
+      {"gw_plan_partition", "count = 0 (elements NULL)", Errc::invalid_argument, "count is 0",
+       [&] { c_call(gw_plan_partition(plan, GW_SEND, 0, me, 0, nullptr)); }},
+      {"gw_plan_partitions", "count = NULL", Errc::invalid_argument, "count is NULL",
+       [&] { c_call(gw_plan_partitions(plan, GW_SEND, 0, me, nullptr)); }},
+      {"gw_plan_parrived", "arrived = NULL", Errc::invalid_argument, "arrived is NULL",
+       [&] { c_call(gw_plan_parrived(plan, 0, me, 0, nullptr)); }},
+      {"gw_plan_pready", "before gw_plan_commit", Errc::state, "not committed",
+       [&] { c_call(gw_plan_pready(plan, 0, me, 0)); }},
+      {"gw_world_create_threaded", "level = 4", Errc::invalid_argument, "level 4",
+       [&] {
+         gw_world_t w = nullptr;
+         c_call(gw_world_create_threaded(MPI_COMM_WORLD, 4, &w));
+       }},
+      {"gw_world_thread_level", "level = NULL", Errc::invalid_argument, "level is NULL",
+       [&] { c_call(gw_world_thread_level(world, nullptr)); }},
       {"gw_plan_exchange", "plan = NULL", Errc::invalid_argument, "plan is NULL",
        [&] { c_call(gw_plan_exchange(nullptr)); }},
       {"gw_plan_describe", "text = NULL", Errc::invalid_argument, "text is NULL",

@@ -45,6 +45,10 @@ TEST(MisuseCatalogue, GridAndHaloUpdate) {
        [&] { together.run(0); }},
       {"HaloUpdate::depth", "grid index = grid count", Errc::out_of_range, "grid 1 is not in [0, 1)",
        [&] { (void)together.depth(1); }},
+      {"HaloUpdate::run_shared", "thread = threads", Errc::out_of_range, "thread 3 is not in [0, 3)",
+       [&] { together.run_shared(3, 3); }},
+      {"Grid::update_halo_shared", "threads = 0", Errc::out_of_range, "thread 0 is not in [0, 0)",
+       [&] { grid.update_halo_shared(0, 0); }},
   });
   separately.run();
   world.barrier();

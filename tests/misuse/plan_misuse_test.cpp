@@ -119,6 +119,83 @@ TEST(MisuseCatalogue, PlanAndLayout) {
   world.barrier();
 }
 
+// Partitions and a team's share of an exchange (docs/plans.md, "Partitions" and "Threads").
+TEST(MisuseCatalogue, PlanPartitionsAndShares) {
+  World& world = gwtest::world();
+  const int me = world.rank();
+  std::vector<double> memory(16);
+  Plan open_plan(world, {me}, 1);
+  const Region region = open_plan.add_memory(memory.data(), 128, sizeof(double));
+  open_plan.add_send(0, me, region, Layout::contiguous(0, 6)).add_receive(0, me, region, Layout::contiguous(8, 6));
+  Plan committed(world, {me}, 1);
+  const Region mine = committed.add_memory(memory.data(), 128, sizeof(double));
+  committed.add_send(0, me, mine, Layout::contiguous(0, 6)).add_receive(0, me, mine, Layout::contiguous(8, 6));
+  committed.partition_send(0, me, 3).partition_receive(0, me, 3);
+  committed.commit();
+  const std::vector<std::size_t> no_partitions, an_empty_one{3, 0, 3}, too_few{2, 2}, too_many{2, 2, 1, 1};
+  const auto commit_with = [&](const std::vector<std::size_t>& send, const std::vector<std::size_t>& receive) {
+    Plan plan(world, {me}, 1);
+    const Region r = plan.add_memory(memory.data(), 128, sizeof(double));
+    plan.add_send(0, me, r, Layout::contiguous(0, 6)).add_receive(0, me, r, Layout::contiguous(8, 6));
+    plan.partition_send(0, me, send).partition_receive(0, me, receive);
+    plan.commit();
+  };
+  misuse::check_table("MisuseCatalogue.PlanPartitionsAndShares", {
+      {"Plan::partition_send", "count = 0", Errc::invalid_argument, "count is 0",
+       [&] { open_plan.partition_send(0, me, std::size_t{0}); }},
+      {"Plan::partition_send", "no element counts", Errc::invalid_argument, "no partitions given",
+       [&] { open_plan.partition_send(0, me, no_partitions); }},
+      {"Plan::partition_receive", "a partition of 0 elements", Errc::invalid_argument, "partition 1 has 0 elements",
+       [&] { open_plan.partition_receive(0, me, an_empty_one); }},
+      {"Plan::partition_send", "channel = channels", Errc::out_of_range, "channel 1",
+       [&] { open_plan.partition_send(1, me, std::size_t{2}); }},
+      {"Plan::partition_send", "after commit", Errc::state, "already committed",
+       [&] { committed.partition_send(0, me, std::size_t{2}); }},
+      {"Plan::commit", "partitions holding fewer elements than the message", Errc::invalid_argument,
+       "partitions hold 4 elements but the message has 6", [&] { commit_with(too_few, too_few); }},
+      {"Plan::commit", "more partitions than elements", Errc::invalid_argument, "cannot be cut into 7 partitions",
+       [&] {
+         Plan plan(world, {me}, 1);
+         const Region r = plan.add_memory(memory.data(), 128, sizeof(double));
+         plan.add_send(0, me, r, Layout::contiguous(0, 6)).add_receive(0, me, r, Layout::contiguous(8, 6));
+         plan.partition_send(0, me, 7).partition_receive(0, me, 7);
+         plan.commit();
+       }},
+      {"Plan::commit", "sender and receiver cut differently", Errc::mismatch, "sends it in 4 partition(s)",
+       [&] { commit_with(too_many, std::vector<std::size_t>{3, 3}); }},
+      {"Plan::pready", "partition = partitions", Errc::out_of_range, "partition 3 is not in [0, 3)",
+       [&] { committed.pready(0, me, 3); }},
+      {"Plan::parrived", "partition = partitions", Errc::out_of_range, "partition 5 is not in [0, 3)",
+       [&] { (void)committed.parrived(0, me, 5); }},
+      {"Plan::wait_send (partition)", "partition = partitions", Errc::out_of_range, "partition 4",
+       [&] { committed.wait_send(0, me, 4); }},
+      {"Plan::pready", "before commit", Errc::state, "not committed", [&] { open_plan.pready(0, me, 0); }},
+      {"Plan::exchange_share", "thread = threads", Errc::out_of_range, "thread 2 is not in [0, 2)",
+       [&] { committed.exchange_share(2, 2); }},
+      {"Plan::exchange_share", "threads = 0", Errc::out_of_range, "not in [0, 0)",
+       [&] { committed.exchange_share(0, 0); }},
+      {"Plan::test_recv", "between start() and finish()", Errc::state, "belongs to the exchange start() began",
+       [&] {
+         committed.start();
+         struct Finish {
+           Plan& plan;
+           ~Finish() { plan.finish(); }
+         } finish{committed};
+         (void)committed.test_recv(0, me);
+       }},
+      {"Plan::pready", "again before the receiver took the partition's last message", Errc::state,
+       "channel 0 (partition 1)",
+       [&] {
+         committed.pready(0, me, 1);
+         committed.pready(0, me, 1);
+       }},
+  });
+  while (!committed.parrived(0, me, 1)) {
+  }
+  committed.exchange();  // every partition: the plan still works after all that
+  world.barrier();
+}
+
 // Every accessor of a moved-from plan, and a message one MPI message cannot carry between nodes.
 TEST(MisuseCatalogue, PlanLifetimeAndLimits) {
   World& world = gwtest::world();

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Misuse catalogue: one plan used from two threads at once while MPI provides less than
-// MPI_THREAD_MULTIPLE (the test main initialises MPI with MPI_Init: MPI_THREAD_SINGLE). The second
-// thread must get Errc::state naming the plan, not race on its counters.
+// Misuse catalogue: threads on one plan (docs/plans.md, "Threads"). Two threads on the same slot:
+// the second gets Errc::state naming the slot, at any thread level, instead of racing on its
+// counters. A slot between nodes from a thread other than the main one while MPI provides
+// MPI_THREAD_SINGLE (the test main initialises MPI with MPI_Init): Errc::state naming the level.
 //
 // Two ranks: rank 0's main thread waits in wait_recv for a message rank 1 sends only after a
-// second; meanwhile rank 0's other thread calls the same plan. One rank: nothing to wait for, skip.
+// second; meanwhile rank 0's other thread asks for the same message. One rank: nothing to wait
+// for, skip.
 #include <chrono>
 #include <thread>
 
@@ -15,12 +17,29 @@ using namespace ghostwire;
 
 namespace {
 
+// An error's code and text, caught on another thread.
+struct Caught {
+  int code = -1;
+  std::string message;
+};
+
+template <class Call>
+Caught on_other_thread(Call&& call) {
+  Caught caught;
+  std::thread other([&] {
+    try {
+      call();
+    } catch (const Error& error) {
+      caught = {static_cast<int>(error.code()), error.what()};
+    }
+  });
+  other.join();
+  return caught;
+}
+
 TEST(MisuseCatalogue, PlanFromTwoThreads) {
   World& world = gwtest::world();
   if (world.size() < 2) GTEST_SKIP() << "needs 2 ranks: one waits, the other sends late";
-  int level = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&level);
-  if (level == MPI_THREAD_MULTIPLE) GTEST_SKIP() << "MPI provides MPI_THREAD_MULTIPLE: concurrent use is allowed";
   const int me = world.rank();
   const bool pair = me < 2;
   const int peer = me == 0 ? 1 : 0;
@@ -33,27 +52,26 @@ TEST(MisuseCatalogue, PlanFromTwoThreads) {
   }
   plan.commit();
   if (me == 0) {
-    std::string message;
-    int code = -1;
+    Caught caught;
     std::thread intruder([&] {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the main thread is waiting by now
       try {
-        plan.send(0, peer);
+        plan.test_recv(0, peer);
       } catch (const Error& error) {
-        code = static_cast<int>(error.code());
-        message = error.what();
+        caught = {static_cast<int>(error.code()), error.what()};
       }
     });
     plan.wait_recv(0, peer);  // rank 1 sends after a second
     intruder.join();
-    EXPECT_EQ(code, static_cast<int>(Errc::state)) << message;
-    EXPECT_NE(message.find("Plan::send: plan " + std::to_string(plan.id()) + " is being used by another thread"),
-              std::string::npos) << message;
-    EXPECT_NE(message.find("MPI_THREAD_MULTIPLE"), std::string::npos) << message;
+    EXPECT_EQ(caught.code, static_cast<int>(Errc::state)) << caught.message;
+    EXPECT_NE(caught.message.find("Plan::test_recv: channel 0 with rank 1 of plan " + std::to_string(plan.id()) +
+                                  " is being used by another thread at the same time"),
+              std::string::npos)
+        << caught.message;
     if (gwtest::option("print-catalogue") == "1")
-      std::printf("| `Plan::send` (any communicating call) | a second thread while another is inside the plan | %s | %s | "
-                  "MisuseCatalogue.PlanFromTwoThreads |\n",
-                  misuse::errc_spelling(Errc::state), misuse::table_cell(message).c_str());
+      std::printf("| `Plan::test_recv` (any call on a slot) | a second thread on the same direction of the same slot | "
+                  "%s | %s | MisuseCatalogue.PlanFromTwoThreads |\n",
+                  misuse::errc_spelling(Errc::state), misuse::table_cell(caught.message).c_str());
     plan.send(0, peer);  // the plan is whole: the exchange goes on
     plan.wait_send(0, peer);
   } else if (me == 1) {
@@ -62,6 +80,32 @@ TEST(MisuseCatalogue, PlanFromTwoThreads) {
     plan.wait_send(0, peer);
     plan.wait_recv(0, peer);
   }
+  world.barrier();
+}
+
+TEST(MisuseCatalogue, SlotBetweenNodesFromAnotherThread) {
+  World& world = gwtest::world();
+  const int peer = (world.rank() + 1) % world.size();
+  if (world.shares_memory_with(peer)) GTEST_SKIP() << "needs a neighbour on another node (emulated or real)";
+  if (world.thread_level() >= ThreadLevel::serialized) GTEST_SKIP() << "MPI allows threads other than main";
+  std::vector<double> memory(8, world.rank());
+  const int back = (world.rank() + world.size() - 1) % world.size();
+  std::vector<int> neighbours{peer};
+  if (back != peer) neighbours.push_back(back);
+  Plan plan(world, neighbours, 1);
+  const Region region = plan.add_memory(memory.data(), 64, sizeof(double));
+  plan.add_send(0, peer, region, Layout::contiguous(0, 4)).add_receive(0, back, region, Layout::contiguous(4, 4));
+  plan.commit();
+  const Caught caught = on_other_thread([&] { plan.send(0, peer); });
+  EXPECT_EQ(caught.code, static_cast<int>(Errc::state)) << caught.message;
+  EXPECT_NE(caught.message.find("travels between nodes, and MPI provides MPI_THREAD_SINGLE: only the main thread"),
+            std::string::npos)
+      << caught.message;
+  if (world.rank() == 0 && gwtest::option("print-catalogue") == "1")
+    std::printf("| `Plan::send` (any call on a slot between nodes) | from a thread other than the main one below "
+                "MPI_THREAD_SERIALIZED | %s | %s | MisuseCatalogue.SlotBetweenNodesFromAnotherThread |\n",
+                misuse::errc_spelling(Errc::state), misuse::table_cell(caught.message).c_str());
+  plan.exchange();  // refused means not entered: the plan goes on from the main thread
   world.barrier();
 }
 

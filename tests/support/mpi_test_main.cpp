@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <string>
 
 #include "mpi_test_main.hpp"
 
@@ -47,8 +48,27 @@ long option_integer(const std::string& name, long fallback) {
 
 }  // namespace gwtest
 
-int main(int argc, char** argv) {
+// --thread-level=single|funneled|serialized|multiple: MPI_Init_thread at that level (tests of
+// threads); without it plain MPI_Init.
+static void initialise_mpi(int& argc, char**& argv) {
+  const std::string prefix = "--thread-level=";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind(prefix, 0) != 0) continue;
+    const std::string name = arg.substr(prefix.size());
+    const int level = name == "multiple"     ? MPI_THREAD_MULTIPLE
+                      : name == "serialized" ? MPI_THREAD_SERIALIZED
+                      : name == "funneled"   ? MPI_THREAD_FUNNELED
+                                             : MPI_THREAD_SINGLE;
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, level, &provided);
+    return;
+  }
   MPI_Init(&argc, &argv);
+}
+
+int main(int argc, char** argv) {
+  initialise_mpi(argc, argv);
   testing::InitGoogleTest(&argc, argv);
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];

@@ -146,6 +146,12 @@ views of the grid's memory (writes go to the grid).)")
           "update_halo", [](PyGrid& g) { g.get().base().update_halo(); }, py::call_guard<py::gil_scoped_release>(),
           "Fill the ghost cells from the neighbours (collective; the GIL is released meanwhile).")
       .def(
+          "update_halo_shared",
+          [](PyGrid& g, std::size_t thread, std::size_t threads) { g.get().base().update_halo_shared(thread, threads); },
+          py::arg("thread"), py::arg("threads"), py::call_guard<py::gil_scoped_release>(),
+          "update_halo() by a team of threads (each calls it with its own thread in range(threads)); returns on "
+          "every thread once every ghost cell is filled. The GIL is released meanwhile.")
+      .def(
           "update_halo_async",
           [](const py::object& self) {
             HaloHandle handle = self.cast<PyGrid&>().get().base().update_halo_async();

@@ -28,6 +28,24 @@ std::vector<std::size_t> index_list(const py::handle& indices, std::size_t limit
   return out;
 }
 
+// partitions: a count, or a list of element counts.
+void partition(Plan& plan, bool send, std::size_t channel, int neighbour, const py::object& parts) {
+  if (py::isinstance<py::int_>(parts)) {
+    const long long count = parts.cast<long long>();
+    if (count < 0) invalid("Plan.partition: a negative partition count (" + std::to_string(count) + ")");
+    send ? plan.partition_send(channel, neighbour, static_cast<std::size_t>(count))
+         : plan.partition_receive(channel, neighbour, static_cast<std::size_t>(count));
+    return;
+  }
+  std::vector<std::size_t> elements;
+  for (const py::handle& item : py::iter(parts)) {
+    const long long count = item.cast<long long>();
+    if (count < 0) invalid("Plan.partition: a negative element count (" + std::to_string(count) + ")");
+    elements.push_back(static_cast<std::size_t>(count));
+  }
+  send ? plan.partition_send(channel, neighbour, elements) : plan.partition_receive(channel, neighbour, elements);
+}
+
 }  // namespace
 
 class PyPlan final : public Closable {
@@ -115,6 +133,39 @@ must be C-contiguous; the plan keeps them alive and reads/writes them in place.)
           },
           py::arg("channel"), py::arg("neighbour"), py::arg("array"), py::arg("indices"),
           py::return_value_policy::reference)
+      .def(
+          "partition_send",
+          [](PyPlan& p, std::size_t c, int n, const py::object& parts) {
+            partition(p.get(), true, c, n, parts);
+            return &p;
+          },
+          py::arg("channel"), py::arg("neighbour"), py::arg("partitions"), py::return_value_policy::reference,
+          "Before commit: the message to neighbour cut into partitions: a count (as equal as can be) or a list of "
+          "element counts in message order. The receiver cuts its receive alike (partition_receive).")
+      .def(
+          "partition_receive",
+          [](PyPlan& p, std::size_t c, int n, const py::object& parts) {
+            partition(p.get(), false, c, n, parts);
+            return &p;
+          },
+          py::arg("channel"), py::arg("neighbour"), py::arg("partitions"), py::return_value_policy::reference)
+      .def("send_partitions", [](const PyPlan& p, std::size_t c, int n) { return p.get().send_partitions(c, n); })
+      .def("receive_partitions", [](const PyPlan& p, std::size_t c, int n) { return p.get().receive_partitions(c, n); })
+      .def(
+          "pready", [](PyPlan& p, std::size_t c, int n, std::size_t i) { unlocked([&] { p.get().pready(c, n, i); }); },
+          py::arg("channel"), py::arg("neighbour"), py::arg("partition"),
+          "Partition i of the message to neighbour is final: send it (any thread, one per partition).")
+      .def(
+          "parrived", [](PyPlan& p, std::size_t c, int n, std::size_t i) { return p.get().parrived(c, n, i); },
+          py::arg("channel"), py::arg("neighbour"), py::arg("partition"),
+          "Whether partition i of the message from neighbour has arrived (then it is in the receive array).")
+      .def(
+          "exchange_share",
+          [](PyPlan& p, std::size_t thread, std::size_t threads) {
+            unlocked([&] { p.get().exchange_share(thread, threads); });
+          },
+          py::arg("thread"), py::arg("threads"),
+          "Thread `thread` of a team of `threads` does its share of one exchange (the team synchronises around it).")
       .def("commit", [](PyPlan& p) { unlocked([&] { p.get().commit(); }); })
       .def_property_readonly("committed", [](const PyPlan& p) { return p.get().committed(); })
       .def("exchange", [](PyPlan& p) { unlocked([&] { p.get().exchange(); }); })
@@ -122,9 +173,23 @@ must be C-contiguous; the plan keeps them alive and reads/writes them in place.)
       .def("finish", [](PyPlan& p) { unlocked([&] { p.get().finish(); }); })
       .def("send", [](PyPlan& p, std::size_t c, int n) { unlocked([&] { p.get().send(c, n); }); })
       .def("wait_recv", [](PyPlan& p, std::size_t c, int n) { unlocked([&] { p.get().wait_recv(c, n); }); })
-      .def("wait_send", [](PyPlan& p, std::size_t c, int n) { unlocked([&] { p.get().wait_send(c, n); }); })
+      .def(
+          "wait_send",
+          [](PyPlan& p, std::size_t c, int n, const py::object& partition) {
+            if (partition.is_none())
+              unlocked([&] { p.get().wait_send(c, n); });
+            else
+              unlocked([&, k = partition.cast<std::size_t>()] { p.get().wait_send(c, n, k); });
+          },
+          py::arg("channel"), py::arg("neighbour"), py::arg("partition") = py::none(),
+          "Until the receiver has the last message (or the last of one partition): its data may change.")
       .def("test_recv", [](PyPlan& p, std::size_t c, int n) { return p.get().test_recv(c, n); })
-      .def("test_send", [](PyPlan& p, std::size_t c, int n) { return p.get().test_send(c, n); })
+      .def(
+          "test_send",
+          [](PyPlan& p, std::size_t c, int n, const py::object& partition) {
+            return partition.is_none() ? p.get().test_send(c, n) : p.get().test_send(c, n, partition.cast<std::size_t>());
+          },
+          py::arg("channel"), py::arg("neighbour"), py::arg("partition") = py::none())
       .def_property_readonly("neighbours", [](const PyPlan& p) { return p.get().neighbours(); })
       .def("describe", [](const PyPlan& p) { return p.get().describe(); })
       .def_property_readonly("closed", &PyPlan::closed)

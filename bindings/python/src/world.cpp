@@ -35,14 +35,26 @@ void finalize_at_exit() {
 // Without mpi4py the module initialises MPI itself, once, and finalises it when Python exits,
 // after every World is closed (a World that initialised MPI would finalise it when destroyed, and
 // a second World could not start it again).
-void initialise_mpi() {
+void initialise_mpi(int level) {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (initialized) return;
   int provided = 0;
-  if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+  if (MPI_Init_thread(nullptr, nullptr, level, &provided) != MPI_SUCCESS)
     throw Error(Errc::mpi, "World: MPI_Init_thread failed");
   Py_AtExit(finalize_at_exit);
+}
+
+const char* const level_names[] = {"single", "funneled", "serialized", "multiple"};
+
+// The MPI level a thread_level argument names (None: funneled).
+int mpi_level_of(const py::object& level) {
+  const int levels[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE};
+  if (level.is_none()) return MPI_THREAD_FUNNELED;
+  const std::string name = py::str(level);
+  for (int i = 0; i < 4; ++i)
+    if (name == level_names[i]) return levels[i];
+  invalid("World: thread_level '" + name + "': expected 'single', 'funneled', 'serialized' or 'multiple'");
 }
 
 // A pointer in Open MPI, an int in MPICH (a template, so that only the right cast is compiled).
@@ -54,9 +66,9 @@ Handle handle_to(std::uintptr_t value) {
     return static_cast<Handle>(value);
 }
 
-MPI_Comm comm_of(const py::object& comm) {
+MPI_Comm comm_of(const py::object& comm, int level) {
   if (comm.is_none()) {
-    initialise_mpi();
+    initialise_mpi(level);
     return MPI_COMM_WORLD;
   }
   py::module_ mpi = py::module_::import("mpi4py.MPI");
@@ -76,7 +88,8 @@ MPI_Comm comm_of(const py::object& comm) {
 
 }  // namespace
 
-PyWorld::PyWorld(const py::object& comm) : world_(std::make_unique<World>(comm_of(comm))) {}
+PyWorld::PyWorld(const py::object& comm, const py::object& thread_level)
+    : world_(std::make_unique<World>(comm_of(comm, mpi_level_of(thread_level)))) {}
 
 PyWorld::~PyWorld() {
   try {
@@ -115,9 +128,16 @@ void WorldUse::drop() noexcept {
 void bind_world(py::module_& m) {
   py::class_<PyWorld>(m, "World", R"(The processes of an MPI communicator, grouped into nodes.
 
-World(comm=None): comm is an mpi4py communicator (duplicated: ghostwire's messages never mix with
-yours) or None for MPI_COMM_WORLD. Collective. Usable as a context manager (close() at the end).)")
-      .def(py::init<const py::object&>(), py::arg("comm") = py::none())
+World(comm=None, thread_level=None): comm is an mpi4py communicator (duplicated: ghostwire's messages
+never mix with yours) or None for MPI_COMM_WORLD. thread_level ('single', 'funneled', 'serialized',
+'multiple'; None: 'funneled') is what MPI is asked for if ghostwire initialises it; the level MPI
+provides is World.thread_level. Collective. Usable as a context manager (close() at the end).)")
+      .def(py::init<const py::object&, const py::object&>(), py::arg("comm") = py::none(),
+           py::arg("thread_level") = py::none())
+      .def_property_readonly(
+          "thread_level",
+          [](const PyWorld& w) { return std::string(level_names[static_cast<int>(w.get().thread_level())]); },
+          "The thread level MPI provides: 'single', 'funneled', 'serialized' or 'multiple'.")
       .def_property_readonly("rank", [](const PyWorld& w) { return w.get().rank(); })
       .def_property_readonly("size", [](const PyWorld& w) { return w.get().size(); })
       .def_property_readonly("node", [](const PyWorld& w) { return w.get().node(); })

@@ -12,7 +12,9 @@ namespace ghostwire::python {
 
 class PyWorld final : public Closable {
  public:
-  explicit PyWorld(const py::object& comm);
+  // thread_level: None (MPI_THREAD_FUNNELED when the module initialises MPI) or "single", "funneled",
+  // "serialized", "multiple": what MPI_Init_thread is asked for, if MPI is not running yet.
+  PyWorld(const py::object& comm, const py::object& thread_level);
   ~PyWorld() override;
   void close() override;
 

@@ -101,6 +101,9 @@ class GridBase {
 
   // Fills the ghost cells from the neighbours (collective; the first call builds the plan).
   void update_halo();
+  // update_halo() by a team of threads, each calling it with its own `thread` in [0, threads)
+  // (HaloUpdate::run_shared): returns on every thread once every ghost cell is filled.
+  void update_halo_shared(std::size_t thread, std::size_t threads);
   // Starts it; the handle's wait() finishes it. See HaloUpdate for what must not be touched meanwhile.
   [[nodiscard]] HaloHandle update_halo_async();
   void barrier();

@@ -157,6 +157,11 @@ class HaloUpdate {
   // Every call below raises Errc::state on a moved-from update.
   void run();
   void run(std::size_t grid);  // per_variable only
+  // run() by a team of threads (an OpenMP parallel region): every thread of the team calls it with
+  // its own `thread` in [0, threads); each sends and receives its share of the messages
+  // (Plan::exchange_share). It waits for the whole team before the exchange (every thread's cells
+  // final) and after it: on return every ghost cell is filled, on every thread.
+  void run_shared(std::size_t thread, std::size_t threads);
   [[nodiscard]] HaloHandle start();
   [[nodiscard]] HaloHandle start(std::size_t grid);
 

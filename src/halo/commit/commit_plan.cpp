@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Plan::commit as named phases (docs/plans.md, "How a plan works inside"): check the neighbour
-// lists, choose the inter-node path, check message sizes, lay out message memory, exchange
-// descriptors, check agreement, build each slot's path, order the slots, choose the wait policy.
+// lists, make partitions slots, choose the inter-node path, check message sizes, lay out message
+// memory, exchange descriptors, check agreement, build each slot's path, order the slots, choose the
+// wait policy.
 // Every check ends in a collective verdict, so all ranks throw together and nobody hangs.
 #include <algorithm>
 #include <climits>
@@ -12,8 +13,10 @@
 #include "halo/commit/message_memory.hpp"
 #include "halo/commit/slot_build.hpp"
 #include "halo/commit/slot_pieces.hpp"
+#include "halo/partitions.hpp"
 #include "halo/path_choice.hpp"
 #include "halo/path_dispatch.hpp"
+#include "halo/slot_use.hpp"
 #include "runtime/mpi_check.hpp"
 #include "runtime/world_state.hpp"
 
@@ -69,17 +72,17 @@ void check_message_sizes(PlanState& p, const std::string& context) {
 }
 
 // Slot lists in the order start() and finish() take them: the slots `goes_last` picks after the
-// others, each part in slot order.
+// others, each part in slot order; by the user's channel (its partitions together).
 template <class Slot, class GoesLast>
-void order(const std::vector<Slot>& slots, std::size_t channels, GoesLast goes_last, std::vector<std::int32_t>& all,
+void order(const PlanState& p, const std::vector<Slot>& slots, GoesLast goes_last, std::vector<std::int32_t>& all,
            std::vector<std::vector<std::int32_t>>& of_channel) {
   all.clear();
-  of_channel.assign(channels, {});
+  of_channel.assign(p.user_channels, {});
   for (int pass = 0; pass < 2; ++pass)
     for (std::size_t i = 0; i < slots.size(); ++i) {
       if (goes_last(slots[i]) != (pass == 1)) continue;
       all.push_back(static_cast<std::int32_t>(i));
-      of_channel[slots[i].channel].push_back(static_cast<std::int32_t>(i));
+      of_channel[p.user_channel_of[slots[i].channel]].push_back(static_cast<std::int32_t>(i));
     }
 }
 
@@ -93,12 +96,11 @@ void order_slots(PlanState& p) {
   }
   // Node peers first: their send is a counter store, so they can start copying while this rank
   // packs for other nodes.
-  order(p.sends, p.channels, [](const SendSlot& slot) { return between_nodes(slot); }, p.all_sends,
-        p.sends_of_channel);
+  order(p, p.sends, [](const SendSlot& slot) { return between_nodes(slot); }, p.all_sends, p.sends_of_channel);
   // Other ranks' messages before this rank's messages to itself: a peer's next exchange waits for
   // the acknowledgement of what it sent, a copy within this rank delays nobody else.
   const int me = p.w->rank;
-  order(p.receives, p.channels, [me](const ReceiveSlot& slot) { return slot.rank == me; }, p.all_receives,
+  order(p, p.receives, [me](const ReceiveSlot& slot) { return slot.rank == me; }, p.all_receives,
         p.receives_of_channel);
   p.pending.reserve(p.receives.size());
 }
@@ -115,6 +117,7 @@ void choose_wait_policy(PlanState& p) {
     only_node_peers &= !between_nodes(slot);
   }
   p.needs_world_progress = progress && w.needs_progress;
+  p.reaches_mpi = !only_node_peers;
   p.spin_polls = only_node_peers ? w.peer_spin_polls : w.spin_polls;
 }
 
@@ -125,6 +128,7 @@ void commit_plan(PlanState& p) {
   const std::string context = "Plan::commit (plan " + std::to_string(p.id) + ")";
   check_mpi(MPI_Comm_dup(w.comm, &p.comm), "MPI_Comm_dup");  // kept: the two-sided path uses it
   check_neighbour_lists(p, context);
+  expand_partitions(p, context);
   const std::size_t largest = largest_slot_count(p, context);
   choose_inter_node_path(p, largest);
   check_message_sizes(p, context);
@@ -133,6 +137,7 @@ void commit_plan(PlanState& p) {
   throw_if_any(w, p.comm, check_agreement(p, peers), Errc::mismatch, context);
   build_slots(p, memory, peers);
   order_slots(p);
+  make_slot_uses(p);
   choose_wait_policy(p);
   p.committed = true;
   owe_pushes_to_world(p);

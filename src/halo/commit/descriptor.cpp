@@ -5,6 +5,7 @@
 // (tests/halo/descriptor_test.cpp) catches.
 #include "halo/commit/descriptor.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "ghostwire/error.hpp"
@@ -14,7 +15,7 @@ namespace ghostwire::detail {
 namespace {
 
 constexpr std::uint64_t magic = 0x5449'4d4d'4f43'5747ull;  // "GWCOMMIT"
-constexpr std::uint64_t version = 3;
+constexpr std::uint64_t version = 4;
 constexpr std::size_t header_bytes = 4 * sizeof(std::uint64_t);
 
 // FNV-1a: a flipped bit anywhere in the body changes it.
@@ -123,6 +124,11 @@ void write_body(WireWriter& out, const NeighbourDescriptor& d) {
   out.u64(d.posted_offset);
   out.u64(d.acknowledgement_offset);
   out.flag(d.acknowledge_by_reply);
+  out.u64(d.partitions.size());
+  for (const PartitionCounts& counts : d.partitions) {
+    out.u64(counts.send);
+    out.u64(counts.receive);
+  }
   out.u64(d.channels.size());
   for (const ChannelDescriptor& channel : d.channels) {
     out.flag(channel.send.has_value());
@@ -141,7 +147,19 @@ NeighbourDescriptor read_body(WireReader& in) {
   d.posted_offset = in.u64();
   d.acknowledgement_offset = in.u64();
   d.acknowledge_by_reply = in.flag();
+  d.partitions.resize(in.count(16, "user channel"));
+  std::uint64_t plan_channels = 0;
+  for (PartitionCounts& counts : d.partitions) {
+    const std::uint64_t send = in.u64(), receive = in.u64();
+    if (send == 0 || receive == 0 || send > 0xFFFFFFFFu || receive > 0xFFFFFFFFu)
+      in.corrupt("a channel in " + std::to_string(send) + " and " + std::to_string(receive) + " partitions");
+    counts = {static_cast<std::uint32_t>(send), static_cast<std::uint32_t>(receive)};
+    plan_channels += std::max(send, receive);
+  }
   d.channels.resize(in.count(16, "channel"));
+  if (d.channels.size() < plan_channels)
+    in.corrupt(std::to_string(d.channels.size()) + " channels cannot hold its " + std::to_string(plan_channels) +
+               " partitions");
   for (ChannelDescriptor& channel : d.channels) {
     if (in.flag()) channel.send = read_send(in);
     if (in.flag()) channel.receive = read_receive(in);

@@ -65,12 +65,20 @@ struct ChannelDescriptor {
   std::optional<ReceiveDescriptor> receive;
 };
 
+// Into how many partitions the describing rank cuts one user channel's messages with the receiver:
+// the one it sends, the one it receives.
+struct PartitionCounts {
+  std::uint32_t send = 1, receive = 1;
+  bool operator==(const PartitionCounts&) const = default;
+};
+
 struct NeighbourDescriptor {
   std::uint64_t neighbours = 0;      // of the describing rank
   std::uint64_t receiver_index = 0;  // the receiver's index in that list
   std::uint64_t posted_offset = 0, acknowledgement_offset = 0;  // its counters in its plan segment
   bool acknowledge_by_reply = false;
-  std::vector<ChannelDescriptor> channels;
+  std::vector<PartitionCounts> partitions;  // by the user's channel
+  std::vector<ChannelDescriptor> channels;  // by the plan's channel (a partition each, when partitioned)
 };
 
 std::vector<std::byte> encode(const NeighbourDescriptor& descriptor);

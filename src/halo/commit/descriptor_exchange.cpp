@@ -40,7 +40,7 @@ ReceiveDescriptor describe_receive(const PlanState& p, const MessageMemory& memo
 // One channel's two directions, as both ranks see them; `me` and `peer` name the ranks.
 void check_channel(const PlanState& p, std::size_t s, const ChannelDescriptor& theirs, const std::string& me,
                    const std::string& peer, std::vector<std::string>& problems) {
-  const std::string channel = "channel " + std::to_string(s % p.channels);
+  const std::string channel = p.channel_name(s % p.channels);
   const bool i_receive = !p.receive_pieces[s].empty(), i_send = !p.send_pieces[s].empty();
   const bool they_send = theirs.send.has_value(), they_receive = theirs.receive.has_value();
   if (they_send != i_receive)
@@ -65,6 +65,24 @@ void check_channel(const PlanState& p, std::size_t s, const ChannelDescriptor& t
   }
 }
 
+// Both ranks cut each message into the same number of partitions (their sizes are then checked
+// partition by partition, as messages).
+bool partitions_agree(const PlanState& p, std::size_t n, std::size_t c, const PartitionCounts& theirs,
+                      const std::string& me, const std::string& peer, std::vector<std::string>& problems) {
+  const std::size_t user = n * p.user_channels + c;
+  const std::uint32_t i_send = p.send_partition_count[user], i_receive = p.receive_partition_count[user];
+  bool agree = true;
+  auto report = [&](const std::string& from, const std::string& to, std::uint32_t sender, std::uint32_t receiver) {
+    problems.push_back("channel " + std::to_string(c) + " from " + from + " to " + to + ": " + from +
+                       " sends it in " + std::to_string(sender) + " partition(s) but " + to + " receives it in " +
+                       std::to_string(receiver) + " (Plan::partition_send and Plan::partition_receive must agree)");
+    agree = false;
+  };
+  if (theirs.send != i_receive) report(peer, me, theirs.send, i_receive);
+  if (i_send != theirs.receive) report(me, peer, i_send, theirs.receive);
+  return agree;
+}
+
 }  // namespace
 
 NeighbourDescriptor describe_slots_for(const PlanState& p, const MessageMemory& memory, std::size_t n) {
@@ -74,6 +92,10 @@ NeighbourDescriptor describe_slots_for(const PlanState& p, const MessageMemory& 
   d.posted_offset = memory.posted;  // where my counters are: they depend on my own slot count
   d.acknowledgement_offset = memory.acknowledgements;
   d.acknowledge_by_reply = p.acknowledge_by_reply;
+  for (std::size_t c = 0; c < p.user_channels; ++c) {
+    const std::size_t user = n * p.user_channels + c;
+    d.partitions.push_back({p.send_partition_count[user], p.receive_partition_count[user]});
+  }
   d.channels.resize(p.channels);
   for (std::size_t c = 0; c < p.channels; ++c) {
     const std::size_t s = n * p.channels + c;
@@ -112,13 +134,18 @@ std::vector<std::string> check_agreement(const PlanState& p, const std::vector<N
     if (theirs.acknowledge_by_reply != p.acknowledge_by_reply)
       problems.push_back((p.acknowledge_by_reply ? me : peer) + " acknowledges by reply (Plan::acknowledge_by_reply) but " +
                          (p.acknowledge_by_reply ? peer : me) + " does not; both sides must agree");
-    if (theirs.channels.size() != p.channels) {
-      problems.push_back(me + " has " + std::to_string(p.channels) + " channels but its neighbour " + peer + " has " +
-                         std::to_string(theirs.channels.size()));
+    if (theirs.partitions.size() != p.user_channels || theirs.channels.size() != p.channels) {
+      problems.push_back(me + " has " + std::to_string(p.user_channels) + " channels but its neighbour " + peer +
+                         " has " + std::to_string(theirs.partitions.size()));
       continue;
     }
-    for (std::size_t c = 0; c < p.channels; ++c)
-      check_channel(p, n * p.channels + c, theirs.channels[c], me, peer, problems);
+    for (std::size_t c = 0; c < p.user_channels; ++c) {
+      if (!partitions_agree(p, n, c, theirs.partitions[c], me, peer, problems)) continue;
+      const std::size_t first = p.partition_base.empty() ? c : p.partition_base[c];
+      const std::size_t last = p.partition_base.empty() ? c + 1 : p.partition_base[c + 1];
+      for (std::size_t k = first; k < last; ++k)
+        check_channel(p, n * p.channels + k, theirs.channels[k], me, peer, problems);
+    }
   }
   return problems;
 }

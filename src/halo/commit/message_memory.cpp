@@ -43,14 +43,6 @@ std::size_t lay_out_segment(const PlanState& p, MessageMemory& memory) {
   return offset;
 }
 
-std::size_t pack_buffer_bytes(const PlanState& p) {
-  std::size_t bytes = 0;
-  for (std::size_t s = 0; s < p.send_pieces.size(); ++s)
-    if (!p.send_pieces[s].empty() && send_path(p, s) == SlotPath::notified_write)
-      bytes = std::max(bytes, message_bytes(p, p.send_pieces[s]));
-  return bytes;
-}
-
 // Two halves per slot and direction, each with its trailer, plus a line for the acknowledgement
 // word. Three persistent requests per slot and direction, two more per receive slot for receiving
 // in place; an MPI has a finite request table, so plans with very many slots post each message
@@ -85,7 +77,6 @@ MessageMemory lay_out_message_memory(PlanState& p, std::size_t notifications) {
   MessageMemory memory;
   const std::size_t segment_bytes = lay_out_segment(p, memory);
   p.segment = std::make_unique<Segment>(*p.world, segment_bytes, notifications);
-  p.pack_buffer.assign(pack_buffer_bytes(p), std::byte{0});
   lay_out_two_sided(p, memory);
   return memory;
 }

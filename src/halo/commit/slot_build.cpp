@@ -79,6 +79,9 @@ void add_parts(std::vector<Slot>& slots, std::vector<std::int32_t>& slot_of, con
     slot.rank = b.rank;
     slot.bytes = b.bytes;
     slot.part = static_cast<std::uint8_t>(k);
+    const PlanState& p = b.plan;
+    if (!p.partition_base.empty())
+      slot.partition = static_cast<std::uint32_t>(channel - p.partition_base[p.user_channel_of[channel]]);
     slot.path = build_path<Path>(parts[k].path, b);
     if (k + 1 < parts.size()) slot.next_part = static_cast<std::int32_t>(slots.size() + 1);
     slots.push_back(std::move(slot));
@@ -115,6 +118,25 @@ void build_send(PlanState& p, const SlotBuild& shape, std::size_t channel) {
   add_parts<SendSlot, SendPath>(p.sends, p.send_slot_of, shape, channel, std::move(parts));
 }
 
+// The partitions of one direction of each user slot follow each other: the last part of partition
+// i leads to the first part of partition i + 1, so a call on the whole slot takes all of them.
+template <class Slot>
+void chain_partitions(const PlanState& p, std::vector<Slot>& slots, const std::vector<std::int32_t>& slot_of) {
+  if (p.partition_base.empty()) return;
+  for (std::size_t n = 0; n < p.neighbours.size(); ++n)
+    for (std::size_t c = 0; c < p.user_channels; ++c) {
+      std::int32_t last = -1;
+      for (std::size_t k = p.partition_base[c]; k < p.partition_base[c + 1]; ++k) {
+        const std::int32_t first = slot_of[n * p.channels + k];
+        if (first < 0) continue;
+        if (last >= 0) slots[static_cast<std::size_t>(last)].next_part = first;
+        last = first;
+        while (slots[static_cast<std::size_t>(last)].next_part >= 0)
+          last = slots[static_cast<std::size_t>(last)].next_part;
+      }
+    }
+}
+
 }  // namespace
 
 void build_slots(PlanState& p, const MessageMemory& memory, const std::vector<NeighbourDescriptor>& peers) {
@@ -138,6 +160,8 @@ void build_slots(PlanState& p, const MessageMemory& memory, const std::vector<Ne
       }
     }
   }
+  chain_partitions(p, p.sends, p.send_slot_of);
+  chain_partitions(p, p.receives, p.receive_slot_of);
 }
 
 }  // namespace ghostwire::detail

@@ -12,7 +12,8 @@ namespace ghostwire::detail {
 
 NotifiedWriteSend NotifiedWriteSend::build(const SlotBuild& b) {
   NotifiedWriteSend path;
-  path.pack = b.pack_into(b.plan.pack_buffer.data());
+  path.buffer.assign(b.bytes, std::byte{0});
+  path.pack = b.pack_into(path.buffer.data());
   const auto& buffers = b.peer_receive().notified_buffers;
   for (int parity = 0; parity < 2; ++parity) {
     path.remote_offset[parity] = buffers[static_cast<std::size_t>(parity)];
@@ -27,7 +28,7 @@ void NotifiedWriteSend::post(PlanState& p, SendSlot& slot, Post) {
   const std::uint32_t next = next_sequence(slot.sequence);
   const int parity = parity_of(next);
   slot.sequence = next;
-  write_notify(p.pack_buffer.data(), slot.rank, *p.segment, remote_offset[parity], slot.bytes, remote_data_id[parity],
+  write_notify(buffer.data(), slot.rank, *p.segment, remote_offset[parity], slot.bytes, remote_data_id[parity],
                next);
 }
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ghostwire/segment.hpp"
 #include "halo/copy_program.hpp"
@@ -23,7 +24,10 @@ struct NotifiedWriteSend : SendPathDefaults {
   static constexpr SlotPath kind = SlotPath::notified_write;
   static constexpr bool between_nodes = true;
   static constexpr bool served_by_world_progress = true;
-  CopyProgram pack;  // into the plan's pack buffer
+  // The message leaves from here: a buffer of the slot's own, so threads driving different slots
+  // never pack into one another's (a move keeps the vector's memory, and so the copy's target).
+  std::vector<std::byte> buffer;
+  CopyProgram pack;  // into `buffer`
   std::size_t remote_offset[2] = {0, 0};              // the receiver's halves in its plan segment
   NotificationId remote_data_id[2] = {0, 0};
   NotificationId acknowledgement_id = 0;             // my notification the receiver sets

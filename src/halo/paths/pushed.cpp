@@ -26,6 +26,7 @@
 #include "ghostwire/error.hpp"
 #include "halo/commit/slot_build.hpp"
 #include "halo/plan_state.hpp"
+#include "runtime/wait.hpp"
 #include "runtime/world_state.hpp"
 
 namespace ghostwire::detail {
@@ -36,6 +37,11 @@ namespace {
 constexpr std::uint32_t this_one_staged = 1, previous_staged = 2;
 
 void serve_pushes(void* plan) { progress_pushes(*static_cast<PlanState*>(plan)); }
+
+void lock_owed(PlanState& p) {
+  while (p.owed_lock.exchange(true, std::memory_order_acquire)) cpu_relax();
+}
+void unlock_owed(PlanState& p) { p.owed_lock.store(false, std::memory_order_release); }
 
 }  // namespace
 
@@ -64,14 +70,23 @@ bool PushedSend::try_write(SendSlot& slot) {
   const std::uint32_t how = (staged ? this_one_staged : 0) | (last_staged ? previous_staged : 0);
   store(posted, posted_word(slot.sequence, how));  // release: the values before the counter
   last_staged = staged;
-  pending = false;
+  // Release: a thread that sees the slot free again (acknowledged, ready_for_next) sees the copy done.
+  std::atomic_ref<bool>(pending).store(false, std::memory_order_release);
   return true;
+}
+
+bool PushedSend::is_pending() const {
+  return std::atomic_ref<const bool>(pending).load(std::memory_order_acquire);
 }
 
 void PushedSend::post(PlanState& p, SendSlot& slot, Post) {
   slot.sequence = next_sequence(slot.sequence);
-  pending = true;
-  if (!try_write(slot)) p.pushes_owed.push_back(static_cast<std::int32_t>(&slot - p.sends.data()));
+  pending = true;  // nobody else looks at the slot until it is owed
+  if (try_write(slot)) return;
+  lock_owed(p);
+  p.pushes_owed.push_back(static_cast<std::int32_t>(&slot - p.sends.data()));
+  p.owed_count.store(p.pushes_owed.size(), std::memory_order_release);
+  unlock_owed(p);
 }
 
 std::string PushedSend::describe_wait(const PlanState& p, const SendSlot& slot) const {
@@ -142,13 +157,16 @@ std::string PushedReceive::describe_wait(const PlanState& p, const ReceiveSlot& 
 }
 
 void progress_pushes(PlanState& p) {
-  if (p.pushes_owed.empty()) return;
+  if (p.owed_count.load(std::memory_order_acquire) == 0) return;
+  if (p.owed_lock.exchange(true, std::memory_order_acquire)) return;  // another thread serves them
   std::size_t kept = 0;
   for (std::int32_t index : p.pushes_owed) {
     SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
     if (!std::get_if<PushedSend>(&slot.path)->try_write(slot)) p.pushes_owed[kept++] = index;
   }
   p.pushes_owed.resize(kept);
+  p.owed_count.store(kept, std::memory_order_release);
+  unlock_owed(p);
 }
 
 void owe_pushes_to_world(PlanState& p) {

@@ -25,16 +25,17 @@ struct PushedSend : SendPathDefaults {
   CopyProgram pack_into[2];                   // into staging half k % 2 when the receiver was not ready
   // Message `sequence` is sent but not written yet: the receiver had neither said its ghost cells
   // were free nor taken the message before last (whose staging half this one needs); later calls
-  // write it (PlanState::pushes_owed).
+  // write it (PlanState::pushes_owed), possibly on another thread: read and written atomically.
   bool pending = false;
   bool last_staged = false;  // the last message went through staging
 
   static PushedSend build(const SlotBuild& build);
   void post(PlanState& p, SendSlot& slot, Post how);
   // The sender copied its own data: it is free once the copy is done.
-  bool acknowledged(PlanState&, SendSlot&) const { return !pending; }
-  bool ready_for_next(PlanState&, SendSlot&) const { return !pending; }
-  bool exchange_done(PlanState&, SendSlot&) const { return !pending; }
+  bool acknowledged(PlanState&, SendSlot&) const { return !is_pending(); }
+  bool ready_for_next(PlanState&, SendSlot&) const { return !is_pending(); }
+  bool exchange_done(PlanState&, SendSlot&) const { return !is_pending(); }
+  bool is_pending() const;
   // Writes the pending message if the receiver is ready for it; false if it still is not.
   bool try_write(SendSlot& slot);
   std::string describe_wait(const PlanState& p, const SendSlot& slot) const;
@@ -55,7 +56,8 @@ struct PushedReceive : ReceivePathDefaults {
 };
 
 // Every wait of the world serves the plan's owed pushes from commit (if it has pushed slots) until
-// the plan goes.
+// the plan goes. One thread at a time serves them (PlanState::owed_lock); a thread that finds
+// another serving moves on.
 void owe_pushes_to_world(PlanState& p);
 void forget_pushes(PlanState& p);
 void progress_pushes(PlanState& p);
