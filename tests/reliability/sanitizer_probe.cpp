@@ -3,8 +3,10 @@
 // MPI job launched like every test, and then claims success. scripts/test --sanitize registers one
 // test per mode that passes only if the job ends non-zero (WILL_FAIL) with the report in its output.
 //
-//   sanitizer_probe overflow|leak|undefined
+//   sanitizer_probe overflow|leak|undefined|race   (race: the thread-sanitized build)
 #include <mpi.h>
+
+#include <thread>
 
 #include <climits>
 #include <cstdio>
@@ -35,8 +37,14 @@ int main(int argc, char** argv) {
     } else if (mode == "undefined") {
       volatile int large = INT_MAX;
       sink = large + 1;  // signed overflow
+    } else if (mode == "race") {
+      int shared = 0;  // written by two threads, no synchronisation
+      std::thread other([&] { shared = 1; });
+      shared = 2;
+      other.join();
+      sink = shared;
     } else {
-      std::fprintf(stderr, "sanitizer_probe: expected overflow, leak or undefined\n");
+      std::fprintf(stderr, "sanitizer_probe: expected overflow, leak, undefined or race\n");
       return 2;
     }
   }
