@@ -85,9 +85,10 @@ void print_summary_table(std::FILE* out, const std::vector<RunReport>& medians) 
   std::fprintf(out, "\n");
   for (const std::string_view variant : variants) {
     std::fprintf(out, "%-24.*s", static_cast<int>(variant.size()), variant.data());
-    for (const auto& [bx, by] : tiles) {
+    for (const std::pair<int, int>& tile : tiles) {
+      // Not a structured binding: clang before 16 cannot capture one in a lambda (the TSan build).
       const auto found = std::find_if(medians.begin(), medians.end(), [&](const RunReport& r) {
-        return r.variant == variant && r.bx == bx && r.by == by;
+        return r.variant == variant && r.bx == tile.first && r.by == tile.second;
       });
       if (found == medians.end()) {
         std::fprintf(out, "%10s", "-");
