@@ -21,6 +21,7 @@
 #include "ghostwire/dist.hpp"
 #include "ghostwire/topo.hpp"
 #include "heat_sources.hpp"
+#include "hybrid.hpp"
 #include "image_output.hpp"
 #include "initial_field.hpp"
 #include "options.hpp"
@@ -84,9 +85,35 @@ std::vector<const Variant*> chosen_variants(const std::vector<std::string>& name
 struct Configuration {
   const Variant* variant;
   Decomposition d;
+  int threads = 1;  // --threads for a threaded variant, else 1
   int timesteps = 0;
   std::vector<double> times;  // of the measured runs
 };
+
+// A threaded variant whose threads call MPI needs the thread support it names (with one thread,
+// MPI_THREAD_FUNNELED: the only thread is the main one); checked for all before anything runs.
+void check_thread_support(const Variant& variant, int threads, int provided) {
+  if (!variant.threaded) return;
+  const int needed = threads > 1 ? variant.thread_level : MPI_THREAD_FUNNELED;
+  if (provided >= needed) return;
+  throw UsageError("variant '" + variant.name + "' with " + std::to_string(threads) + " thread(s) needs " +
+                   thread_level_name(needed) + ", but MPI provides " + thread_level_name(provided) +
+                   " (see --thread-level)");
+}
+
+// --threads N > 1 given, but every chosen variant runs one thread: surely not what was meant.
+void check_threads_used(const std::vector<const Variant*>& chosen, const Options& options) {
+  if (!options.threads_given || options.threads == 1) return;
+  for (const Variant* variant : chosen) {
+    if (variant->threaded) return;
+  }
+  std::string threaded;
+  for (const Variant& variant : variants()) {
+    if (variant.threaded) threaded += (threaded.empty() ? "" : ", ") + variant.name;
+  }
+  throw UsageError("--threads " + std::to_string(options.threads) +
+                   ": none of the chosen variants runs threads (the threaded ones: " + threaded + ")");
+}
 
 struct FieldOutputs {
   bool checksum = false;
@@ -100,7 +127,7 @@ struct FieldOutputs {
 double timed_run(const Configuration& c, int timesteps, const std::vector<HeatSource>& sources, MPI_Comm comm,
                  const FieldOutputs& outputs = {}, const std::function<void(double)>& report = {}) {
   const Decomposition& d = c.d;
-  const std::unique_ptr<Solver> solver = c.variant->create(SolverContext{d, comm});
+  const std::unique_ptr<Solver> solver = c.variant->create(SolverContext{d, comm, c.threads});
   Band band(solver->allocate_band(Band::element_count(d.band_rows, d.cols)), d.band_rows, d.cols);
   initialise_band(band, d, sources);
 
@@ -141,8 +168,12 @@ int calibrated_timesteps(const Configuration& c, double seconds, const std::vect
 }
 
 RunReport report_of(const Configuration& c, int ranks, const std::vector<HeatSource>& sources, const Options& options) {
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&provided);
   return RunReport{.variant = c.variant->name,
                    .ranks = ranks,
+                   .threads = c.threads,
+                   .mpi_thread_level = thread_level_name(provided),
                    .rows = c.d.rows,
                    .cols = c.d.cols,
                    .bx = c.d.bx,
@@ -176,6 +207,39 @@ void place_bands(const Options& options, MPI_Comm comm, PlacedComm& placed) {
   placed.comm = ghostwire::topo::reordered_comm(comm, rank_of);
 }
 
+}  // namespace
+
+// The MPI thread support to ask for, from the command line, read before MPI starts (a mistake in
+// it is reported later, by run(), on every rank). FUNNELED, not SINGLE, for the variants without
+// threads: the ghostwire variants share the process with a runtime that asks for it, and every
+// variant of a run must run under the same MPI settings for a fair comparison. MULTIPLE as soon as
+// a threaded variant is chosen, whichever it is and however many threads it runs, for the same
+// reason: the hybrid variants are compared with each other at one level. Open MPI's paths take
+// locks at MULTIPLE, so the variants without threads are measured on their own (docs/heat.md).
+int requested_thread_level(std::span<char* const> arguments) {
+  Options options;
+  try {
+    options = parse_options(arguments);
+  } catch (const UsageError&) {
+    return MPI_THREAD_FUNNELED;
+  }
+  switch (options.thread_level) {
+    case Options::ThreadLevel::single: return MPI_THREAD_SINGLE;
+    case Options::ThreadLevel::funneled: return MPI_THREAD_FUNNELED;
+    case Options::ThreadLevel::serialized: return MPI_THREAD_SERIALIZED;
+    case Options::ThreadLevel::multiple: return MPI_THREAD_MULTIPLE;
+    case Options::ThreadLevel::automatic: break;
+  }
+  for (const std::string& name : options.variants) {
+    for (const Variant& variant : variants()) {
+      if (variant.threaded && (name == "all" || name == variant.name)) return MPI_THREAD_MULTIPLE;
+    }
+  }
+  return MPI_THREAD_FUNNELED;
+}
+
+namespace {
+
 int run(std::span<char* const> arguments, MPI_Comm job) {
   const Options options = parse_options(arguments);
   PlacedComm placed;
@@ -190,10 +254,17 @@ int run(std::span<char* const> arguments, MPI_Comm job) {
     return 0;
   }
   // Every configuration is checked before anything runs.
+  const std::vector<const Variant*> chosen = chosen_variants(options.variants, ranks);
+  check_threads_used(chosen, options);
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&provided);
   std::vector<Configuration> configurations;
-  for (const Variant* variant : chosen_variants(options.variants, ranks)) {
+  for (const Variant* variant : chosen) {
+    const int threads = variant->threaded ? options.threads : 1;
+    check_thread_support(*variant, threads, provided);
     for (const TileSize& tile : options.tiles) {
-      configurations.push_back({variant, decompose(options.rows, options.cols, tile.bx, tile.by, ranks, rank), 0, {}});
+      configurations.push_back(
+          {variant, decompose(options.rows, options.cols, tile.bx, tile.by, ranks, rank), threads, 0, {}});
     }
   }
   const bool single_run = configurations.size() == 1 && options.repeat == 1;
@@ -260,10 +331,9 @@ int run(std::span<char* const> arguments, MPI_Comm job) {
 }  // namespace heat
 
 int main(int argc, char** argv) {
-  // FUNNELED, not SINGLE: the ghostwire variants share the process with a runtime that asks for it,
-  // and every variant must run under the same MPI settings for a fair comparison.
   int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Init_thread(&argc, &argv,
+                  heat::requested_thread_level(std::span<char* const>(argv, static_cast<std::size_t>(argc))), &provided);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 

@@ -20,6 +20,8 @@ class ColumnBlockTags {
     if (found && upper_bound != nullptr) tag_count_ = static_cast<long long>(*upper_bound) + 1;
   }
   int operator()(int column_block) const { return static_cast<int>(column_block % tag_count_); }
+  // How many distinct tags there are (MPI_TAG_UB + 1).
+  long long count() const { return tag_count_; }
 
  private:
   long long tag_count_ = 32768;  // the least MPI_TAG_UB the standard allows, plus one

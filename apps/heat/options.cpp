@@ -14,7 +14,10 @@
 namespace heat {
 namespace {
 
-enum class Key { size, rows, cols, timesteps, seconds, repeat, block, bx, by, variant, conf, output, placement, checksum, help };
+enum class Key {
+  size, rows, cols, timesteps, seconds, repeat, block, bx, by, variant, conf, output, placement, threads,
+  thread_level, checksum, help
+};
 
 struct OptionSpec {
   char short_name;  // 0: long form only
@@ -40,6 +43,8 @@ constexpr OptionSpec option_specs[] = {
     {0, "sources-file", true, Key::conf, "a config file name"},
     {'o', "output", true, Key::output, "an image file name"},
     {0, "placement", true, Key::placement, "rank_order, hierarchical or automatic"},
+    {0, "threads", true, Key::threads, "the number of OpenMP threads per rank"},
+    {0, "thread-level", true, Key::thread_level, "single, funneled, serialized, multiple or automatic"},
     {0, "checksum", false, Key::checksum, ""},
     {'h', "help", false, Key::help, ""},
 };
@@ -97,6 +102,38 @@ double positive_seconds(std::string_view shown_name, const OptionSpec& spec, std
   return value;
 }
 
+// More threads than this per rank is surely a typo (and would exhaust the machine).
+constexpr long long largest_threads = 4096;
+
+Options::ThreadLevel thread_level(std::string_view shown_name, const OptionSpec& spec, std::string_view text) {
+  using Level = Options::ThreadLevel;
+  if (text == "automatic") return Level::automatic;
+  if (text == "single") return Level::single;
+  if (text == "funneled") return Level::funneled;
+  if (text == "serialized") return Level::serialized;
+  if (text == "multiple") return Level::multiple;
+  throw UsageError(std::string(shown_name) + " expects " + std::string(spec.value_meaning) + ", got '" +
+                   std::string(text) + "'");
+}
+
+// OMP_NUM_THREADS, the default of --threads: its first number ("4" or "4,2" for nested levels).
+int threads_from_environment() {
+  const char* text = std::getenv("OMP_NUM_THREADS");
+  if (text == nullptr || *text == '\0') return 1;
+  std::string_view value(text);
+  value = value.substr(0, value.find(','));
+  while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+  while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
+  long long threads = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), threads);
+  if (value.empty() || error != std::errc{} || end != value.data() + value.size() || threads < 1 ||
+      threads > largest_threads) {
+    throw UsageError("OMP_NUM_THREADS='" + std::string(text) + "' (the default of --threads) must be a whole number " +
+                     "from 1 to " + std::to_string(largest_threads) + "; give --threads N instead");
+  }
+  return static_cast<int>(threads);
+}
+
 // What -b, --bx and --by said, combined once all options are read (so their order does not matter).
 struct TileOptions {
   std::vector<int> blocks = {16};
@@ -139,6 +176,11 @@ void apply(Options& options, TileOptions& tiles, const OptionSpec& spec, std::st
                          std::string(value) + "'");
       options.placement = value;
       break;
+    case Key::threads:
+      options.threads = positive_int(shown_name, spec, value, largest_threads);
+      options.threads_given = true;
+      break;
+    case Key::thread_level: options.thread_level = thread_level(shown_name, spec, value); break;
     case Key::checksum: options.checksum = true; break;
     case Key::help: options.help = true; break;
   }
@@ -204,6 +246,7 @@ Options parse_options(std::span<char* const> arguments) {
   if (options.timesteps != 0 && options.seconds != 0) {
     throw UsageError("give either -t (the timesteps) or --seconds (choose the timesteps), not both");
   }
+  if (!options.threads_given) options.threads = threads_from_environment();
   options.tiles.clear();
   for (const int block : tiles.blocks) {
     options.tiles.push_back({tiles.bx != 0 ? tiles.bx : block, tiles.by != 0 ? tiles.by : block});

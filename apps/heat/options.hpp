@@ -30,6 +30,14 @@ struct Options {
   // Which rank computes which band: rank_order, hierarchical (ghostwire's topology-aware
   // placement of the chain of bands, docs/topology.md) or automatic; the field does not depend on it.
   std::string placement = "rank_order";
+  // --threads N: OpenMP threads per rank of the threaded variants (the others run one). Without
+  // it, OMP_NUM_THREADS (its first number), else 1.
+  int threads = 1;
+  bool threads_given = false;  // on the command line
+  // --thread-level: the MPI thread support gw-heat asks for. Automatic (MPI_THREAD_MULTIPLE when a
+  // threaded variant is chosen, else MPI_THREAD_FUNNELED) or one of ThreadLevel's.
+  enum class ThreadLevel { automatic, single, funneled, serialized, multiple };
+  ThreadLevel thread_level = ThreadLevel::automatic;
   bool checksum = false;
   bool help = false;
 };

@@ -22,6 +22,7 @@ namespace heat {
 struct SolverContext {
   const Decomposition& decomposition;
   MPI_Comm comm;  // MPI_COMM_WORLD: the MPI variants are the plain-MPI baselines
+  int threads = 1;  // OpenMP threads of this rank (--threads; 1 for the variants that are not threaded)
 };
 
 class Solver {
@@ -51,11 +52,16 @@ struct Variant {
   std::string name;
   std::string description;  // one line for --help
   // Its place in --help, in 'all' and in the names an error lists: the reference (seq) first, then
-  // the MPI baselines, the ghostwire variants and the bounds without communication.
+  // the MPI baselines, the ghostwire variants, the bounds without communication, and the hybrid
+  // (MPI + OpenMP) variants.
   int position;
   bool result_valid;      // false: skips communication (commfree), so not seq's bits
   bool single_rank_only;  // seq
   std::unique_ptr<Solver> (*create)(const SolverContext&);
+  // Threaded (MPI + OpenMP): runs --threads threads per rank. The others run one.
+  bool threaded = false;
+  // The MPI thread support it needs with more than one thread (with one, MPI_THREAD_FUNNELED).
+  int thread_level = MPI_THREAD_FUNNELED;
 };
 using VariantRegistry = ghostwire_programs::NamedRegistry<Variant>;
 using VariantRegistration = ghostwire_programs::Registration<Variant>;

@@ -9,10 +9,17 @@ chooses the timesteps per configuration (--seconds) after calibration runs.
     bench/heat/run_heat_bench.py --quick             a smoke test: small grid, 2 tiles, 1 run each
     bench/heat/run_heat_bench.py --launches intra-2 --grids 1024
     bench/heat/run_heat_bench.py --report DIR        the table and plot of an earlier run again
+    bench/heat/run_heat_bench.py --hybrid            the hybrid MPI + OpenMP matrix of issue 32 (heat_hybrid.py):
+                                                     ranks x threads 2x1, 1x2, 2x2 in a node and 2x1 across
+                                                     hosts, 2048^2, tiles 8-128, and the flat variants on
+                                                     the same cores (about 25 minutes)
+    bench/heat/run_heat_bench.py --hybrid --quick    its smoke test (512^2, 2 tiles, 1 short run each)
 
-Writes to results/heat-<timestamp>/ (or --out): heat.jsonl (one JSON line per run, from gw-heat,
-with the launch added), one log per launch, summary.txt (Mupdates/s per point and the ratios
-gw-pipelined / best MPI variant and gw-pipelined / commfree, checked against the issue's goals),
+Writes to results/heat-<timestamp>/ (results/heat-hybrid-<timestamp>/ with --hybrid; or --out):
+heat.jsonl (one JSON line per run, from gw-heat, with the launch added), one log per launch,
+summary.txt (Mupdates/s per point and the ratios gw-pipelined / best MPI variant and gw-pipelined /
+commfree, or with --hybrid gw-omp-tasks / best MPI hybrid and best hybrid / best flat, checked
+against the issue's goals), goals.json,
 heat.png (Mupdates/s against the tile size, a line per variant, a panel per launch and grid) and
 meta.json (machine, load, command).
 
@@ -31,15 +38,20 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_common import (LAUNCH, add_driver_options, announce, chosen_launches, finish_axis,  # noqa: E402
                           finish_meta, load_records, new_meta, parse_json_line, pyplot, results_dir,
                           save_figure, write_report)
 from bench_common import APP_LAUNCHES as LAUNCHES  # noqa: E402
 import goals  # noqa: E402
+import heat_hybrid  # noqa: E402
 
 DEFAULT_LAUNCHES = ["intra-2", "intra-4", "emulated-2", "multihost-2"]
 MPI_VARIANTS = ["mpi-blocking", "mpi-nbuffer", "mpi-nbuffer-transposed"]
 VARIANT_ORDER = MPI_VARIANTS + ["gw-wavefront", "gw-pipelined", "commfree-rows", "commfree", "seq"]
+# The variants of issue 4's matrix: every variant without threads. Not gw-heat's 'all', which also
+# runs the hybrid ones, and under MPI_THREAD_MULTIPLE (heat_hybrid.py measures those).
+FLAT_VARIANTS = ",".join(VARIANT_ORDER[:-1])
 SHORT = {"mpi-blocking": "blocking", "mpi-nbuffer": "nbuffer", "mpi-nbuffer-transposed": "nb-transp",
          "gw-wavefront": "gw-wavefr", "gw-pipelined": "gw-pipel", "commfree": "commfree",
          "commfree-rows": "cf-rows"}
@@ -54,19 +66,38 @@ def goal_versus_commfree(tile: int) -> float:
 
 # ---------------------------------------------------------------- running
 
-def run_launch(name: str, grid: int, opts, out_dir: Path, jsonl) -> bool:
+def launch_plan(name: str, opts) -> tuple[str, int, int | None, int, str]:
+    """(path, ranks, ranks per emulated node, threads per rank, gw-heat --variant) of a launch."""
+    if opts.hybrid:
+        path, ranks, rpn, threads, variants = heat_hybrid.LAUNCHES[name]
+        return path, ranks, rpn, threads, ",".join(variants)
     path, ranks, rpn = LAUNCHES[name]
+    return path, ranks, rpn, 1, opts.variants
+
+
+def run_launch(name: str, grid: int, opts, out_dir: Path, jsonl) -> bool:
+    path, ranks, rpn, threads, variants = launch_plan(name, opts)
     program = Path(opts.build_dir) / "apps" / "heat" / "gw-heat"
     command = [str(LAUNCH), "--mpi", opts.mpi, "--path", path, "-n", str(ranks), "--timeout", str(opts.timeout)]
     if rpn:
         command += ["--rpn", str(rpn)]
-    command += ["--", str(program), "--variant", opts.variants, "-s", str(grid), "-b", opts.tiles,
+    if opts.hybrid:
+        command += ["--threads", str(threads)]
+    command += ["--", str(program), "--variant", variants, "-s", str(grid), "-b", opts.tiles,
                 "--repeat", str(opts.repeats), "--seconds", str(opts.seconds)]
-    print(f"\n== heat {name} {grid}x{grid}: {shlex.join(command)}", flush=True)
+    if opts.hybrid:
+        command += ["--threads", str(threads)]
+    passive = " (OMP_WAIT_POLICY=passive)" if threads > 1 and ranks * threads > (os.cpu_count() or 1) else ""
+    print(f"\n== heat {name} {grid}x{grid}{passive}: {shlex.join(command)}", flush=True)
     if opts.dry_run:
         return True
+    # libgomp's idle threads and barriers spin before they sleep; with more threads than cores the
+    # thread they wait for may need that core (scripts/launch makes MPI yield, not OpenMP).
+    env = dict(os.environ)
+    if threads > 1 and ranks * threads > (os.cpu_count() or 1):
+        env.setdefault("OMP_WAIT_POLICY", "passive")
     with open(out_dir / f"heat-{name}-{grid}.log", "w") as log:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         for line in process.stdout:
             log.write(line)
             record = parse_json_line(line)
@@ -234,9 +265,19 @@ def plot(records: list[dict], out_dir: Path) -> Path | None:
     return save_figure(plt, figure, "gw-heat: Gauss-Seidel wavefront, median Mupdates/s", out_dir / "heat.png")
 
 
+def hybrid_plot(records: list[dict], out_dir: Path) -> Path | None:
+    plt = pyplot()
+    return heat_hybrid.plot(plt, records, out_dir, finish_axis, save_figure) if plt else None
+
+
 def report(out_dir: Path) -> str:
-    text = write_report("run_heat_bench", out_dir, "heat.jsonl", load(out_dir), summary, plot)
-    goals.write(out_dir / "goals.json", verdicts(load(out_dir)))
+    records = load(out_dir)
+    if heat_hybrid.is_hybrid(records):
+        text = write_report("run_heat_bench", out_dir, "heat.jsonl", records, heat_hybrid.summary, hybrid_plot)
+        goals.write(out_dir / "goals.json", heat_hybrid.verdicts(records))
+        return text
+    text = write_report("run_heat_bench", out_dir, "heat.jsonl", records, summary, plot)
+    goals.write(out_dir / "goals.json", verdicts(records))
     return text
 
 
@@ -246,33 +287,42 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true",
                         help="smoke test: grid 512, tiles 16 and 64, 1 run of about 0.1 s per point")
-    parser.add_argument("--grids", default="1024,2048", help="grid sizes N (N x N), comma separated")
+    parser.add_argument("--hybrid", action="store_true",
+                        help="the hybrid MPI + OpenMP matrix (heat_hybrid.py) instead of issue 4's")
+    parser.add_argument("--grids", help="grid sizes N (N x N), comma separated (default 1024,2048; --hybrid: 2048)")
     parser.add_argument("--tiles", default="8,16,32,64,128", help="tile sizes B (B x B), comma separated")
-    parser.add_argument("--variants", default="all", help="gw-heat --variant (default: all)")
-    parser.add_argument("--launches", default=",".join(DEFAULT_LAUNCHES),
-                        help=f"launches, comma separated, of: {', '.join(LAUNCHES)}")
+    parser.add_argument("--variants", default=FLAT_VARIANTS,
+                        help="gw-heat --variant of issue 4's matrix (default: every variant without threads); "
+                             "--hybrid runs its own per launch")
+    parser.add_argument("--launches",
+                        help=f"launches, comma separated, of: {', '.join(LAUNCHES)} (default: "
+                             f"{','.join(DEFAULT_LAUNCHES)}); --hybrid: of {', '.join(heat_hybrid.LAUNCHES)} "
+                             "(default: all of them)")
     add_driver_options(parser, "heat", repeats=5, seconds=1.0, seconds_help="length of a run", timeout=7200,
                        timeout_help="seconds per launch")
     opts = parser.parse_args()
 
     if opts.report:
         return 0 if report(Path(opts.report)) else 1
+    known = {name: plan[:3] for name, plan in heat_hybrid.LAUNCHES.items()} if opts.hybrid else LAUNCHES
+    opts.launches = opts.launches or ",".join(heat_hybrid.DEFAULT_LAUNCHES if opts.hybrid else DEFAULT_LAUNCHES)
+    opts.grids = opts.grids or ("2048" if opts.hybrid else "1024,2048")
     if opts.quick:
         opts.grids, opts.tiles, opts.repeats, opts.seconds = "512", "16,64", 1, 0.1
     if opts.repeats < 1 or opts.seconds <= 0:
         sys.exit("run_heat_bench: --repeats must be at least 1 and --seconds positive")
-    launches = chosen_launches("run_heat_bench", opts.launches, LAUNCHES, opts.mpi)
+    launches = chosen_launches("run_heat_bench", opts.launches, known, opts.mpi)
     grids = [int(g) for g in opts.grids.split(",") if g]
     program = Path(opts.build_dir) / "apps" / "heat" / "gw-heat"
     if not program.exists() and not opts.dry_run:
         sys.exit(f"run_heat_bench: {program} does not exist; build it first "
                  f"(cmake --build {opts.build_dir} --target gw-heat)")
 
-    out_dir = results_dir(opts, "heat")
+    out_dir = results_dir(opts, "heat-hybrid" if opts.hybrid else "heat")
     if not opts.dry_run:
         out_dir.mkdir(parents=True, exist_ok=True)
-    meta = new_meta(quick=opts.quick, launches=launches, grids=grids, tiles=opts.tiles, repeats=opts.repeats,
-                    seconds=opts.seconds)
+    meta = new_meta(quick=opts.quick, hybrid=opts.hybrid, launches=launches, grids=grids, tiles=opts.tiles,
+                    repeats=opts.repeats, seconds=opts.seconds)
     announce("run_heat_bench", out_dir, meta)
 
     failures = []
