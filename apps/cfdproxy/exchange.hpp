@@ -45,7 +45,9 @@ using ExchangeFactory = std::unique_ptr<Exchange> (*)(const ExchangeContext& con
 // A variant as the registry holds it (apps/common/named_registry.hpp). Each variant's file
 // registers it: "gw" (exchange_gw.cpp: the reference's schedule on a ghostwire plan, one slot per
 // partner), "mpi" (exchange_mpi.cpp: the reference, Irecv posted at begin, pack and Isend per
-// partner, Waitall and unpack), "commfree" (exchange_commfree.cpp: nothing moves).
+// partner, Waitall and unpack), "commfree" (exchange_commfree.cpp: nothing moves),
+// "mpi-partitioned" (exchange_mpi_partitioned.cpp, MPI-4 builds only: MPI_Psend_init per partner,
+// MPI_Pready per colour group).
 struct RegisteredExchange {
   std::string name;
   int position;  // its place in 'all', in --help and in the names an error lists
@@ -57,6 +59,9 @@ using ExchangeRegistration = ghostwire_programs::Registration<RegisteredExchange
 
 // The variant registered as `variant` (--variant has checked the name).
 std::unique_ptr<Exchange> make_exchange(const std::string& variant, const ExchangeContext& context);
+
+// Why a known variant is not in this build ("" if it is, or if the name is unknown).
+std::string unavailable_variant(const std::string& variant);
 
 // When each partner's message is complete during the gradient: every thread that owns some of a
 // partner's send points counts down the partner's counter after the colour that finalises its last

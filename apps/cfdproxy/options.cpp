@@ -142,6 +142,8 @@ Options parse_options(int argc, char** argv) {
       o.variants = v == "all" ? every_variant() : split(v);
       if (o.variants.empty()) throw UsageError("--variant: empty");
       for (const std::string& variant : o.variants) {
+        if (const std::string reason = unavailable_variant(variant); !reason.empty())
+          throw UsageError("--variant: " + reason);
         if (!ExchangeRegistry::instance().find(variant))
           throw UsageError("--variant: unknown variant '" + variant + "' (expected " +
                            ExchangeRegistry::instance().names() + " or all)");

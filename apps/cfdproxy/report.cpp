@@ -69,7 +69,7 @@ std::string phase_table(const std::vector<VariantResult>& results) {
     return nullptr;
   };
   const VariantResult* gw = find("gw");
-  for (const char* other : {"mpi", "commfree"})
+  for (const char* other : {"mpi", "mpi-partitioned", "commfree"})
     if (const VariantResult* o = find(other); gw && o) {
       std::snprintf(line, sizeof line, "gw / %-15s %8.3f (time per iteration, median of the rounds' ratios)\n", other,
                     median_round_ratio(*gw, *o));

@@ -9,7 +9,7 @@
 #   metis.*   METIS partitions at 1, 2, 3, 4, 8 ranks, emulated nodes and two hosts, gw and mpi in
 #             one job, --init one and hash: the same owned-point checksums, and the flux telescopes
 #   threads.* ranks x threads 1x1, 1x2, 1x4 | 2x1, 2x2 on one node, emulated nodes and two hosts |
-#             4x1, gw, mpi and commfree, --init hash,
+#             4x1, every variant of the build (mpi-partitioned with MPICH) and commfree, --init hash,
 #             on a generated mesh and on the F6 mesh: every checksum bit for bit the one-thread run's
 #             at the same rank count, and across rank counts the metis checks
 #   usage.*   bad input: a clear message and a non-zero exit, no hang
@@ -154,6 +154,9 @@ endif()
 # bit (whatever the path: the partition and the sums are the same), and across the groups the metis
 # checks hold. The generated mesh is small (fast); the F6 one skips the emulated 2x1 and multihost 2x1.
 set(cfdproxy_thread_variants gw,mpi,commfree)
+if(GHOSTWIRE_MPI_FLAVOR STREQUAL "mpich")
+  set(cfdproxy_thread_variants gw,mpi,mpi-partitioned,commfree)
+endif()
 set(cfdproxy_thread_meshes gen generated:20000)
 if(IS_DIRECTORY ${cfdproxy_f6})
   list(APPEND cfdproxy_thread_meshes f6 ${cfdproxy_f6})
@@ -211,6 +214,10 @@ cfdproxy_usage(NAME unknown_option RANKS 1 ARGS --bogus REGEX "unknown option '-
 cfdproxy_usage(NAME threads RANKS 1 ARGS --threads 0 REGEX "--threads: expected an integer >= 1, got '0'")
 cfdproxy_usage(NAME omp_num_threads RANKS 1 ENV OMP_NUM_THREADS=many ARGS --mesh generated:2000
                REGEX "OMP_NUM_THREADS: expected a thread count >= 1, got 'many'")
+if(NOT GHOSTWIRE_MPI_FLAVOR STREQUAL "mpich")
+  cfdproxy_usage(NAME partitioned_needs_mpi4 RANKS 1 ARGS --variant gw,mpi-partitioned
+                 REGEX "--variant: mpi-partitioned needs MPI-4 partitioned communication.*MPICH build")
+endif()
 if(IS_DIRECTORY ${cfdproxy_f6})
   # A copy of the data with one domain file cut short (links to the others).
   set(truncated ${CMAKE_CURRENT_BINARY_DIR}/truncated-mesh)
