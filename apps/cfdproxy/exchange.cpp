@@ -1,30 +1,46 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The variants by name (each registers itself: exchange.hpp), and the colour after which each
-// partner's message can leave, which every exchanging variant follows (docs/cfdproxy.md, "How it
-// works").
+// The variants by name (each registers itself: exchange.hpp), and the schedule of every exchanging
+// variant: after which colour of which thread each partner's message can leave (docs/cfdproxy.md,
+// "How it works" and "Threads and colours").
 #include "exchange.hpp"
+
+#include <mpi.h>
 
 #include <stdexcept>
 
 namespace cfdproxy {
 
-std::vector<std::vector<std::size_t>> partners_ready_after_colours(const LocalDomain& d) {
-  std::vector<std::vector<std::size_t>> ready(d.colours.size());
+SendSchedule::SendSchedule(const LocalDomain& d)
+    : ready_(d.shares.size()), senders_(d.partners.size(), 0), remaining_(new Counter[d.partners.size()]) {
+  for (std::size_t t = 0; t < d.shares.size(); ++t) ready_[t].resize(d.shares[t].colours.size());
   for (std::size_t i = 0; i < d.partners.size(); ++i) {
     const Partner& p = d.partners[i];
-    // A partner I send nothing to (possible only if the halo relation were one-sided) gets its
-    // empty message after the first colour.
-    std::size_t colour = p.send_after_colour < 0 ? 0 : static_cast<std::size_t>(p.send_after_colour);
-    if (!ready.empty()) ready[colour].push_back(i);
+    for (std::size_t t = 0; t < p.send_after_colour.size(); ++t) {
+      if (p.send_after_colour[t] < 0) continue;
+      ready_[t][static_cast<std::size_t>(p.send_after_colour[t])].push_back(i);
+      ++senders_[i];
+    }
+    if (senders_[i] == 0) without_senders_.push_back(i);
   }
-  return ready;
 }
 
-std::unique_ptr<Exchange> make_exchange(const std::string& variant, ghostwire::World& world, const LocalDomain& d,
-                                        Fields& fields) {
+void SendSchedule::reset() {
+  for (std::size_t i = 0; i < senders_.size(); ++i) remaining_[i].count.store(senders_[i], std::memory_order_relaxed);
+}
+
+std::unique_ptr<Exchange> make_exchange(const std::string& variant, const ExchangeContext& context) {
   const RegisteredExchange* registered = ExchangeRegistry::instance().find(variant);
   if (!registered) throw std::invalid_argument("unknown variant '" + variant + "'");
-  return registered->factory(world, d, fields);
+  return registered->factory(context);
+}
+
+std::string unavailable_variant(const std::string& variant) {
+  if (variant == "mpi-partitioned" && !ExchangeRegistry::instance().find(variant))
+    return "mpi-partitioned needs MPI-4 partitioned communication (MPI_Psend_init, MPI_Pready, MPI_Parrived), "
+           "which the MPI of this build lacks (it reports MPI " + std::to_string(MPI_VERSION) + "." +
+           std::to_string(MPI_SUBVERSION) + "; Open MPI 4.1 has none); run the MPICH build's gw-cfdproxy "
+           "(build-mpich/apps/cfdproxy/gw-cfdproxy, scripts/launch --mpi mpich)";
+  return "";
 }
 
 }  // namespace cfdproxy

@@ -10,13 +10,14 @@ namespace {
 class NoExchange final : public Exchange {
  public:
   void begin() override {}
-  void after_colour(std::size_t) override {}
+  void after_colour(int, std::size_t) override {}
   void complete() override {}
 };
 
-std::unique_ptr<Exchange> make(ghostwire::World&, const LocalDomain&, Fields&) { return std::make_unique<NoExchange>(); }
+std::unique_ptr<Exchange> make(const ExchangeContext&) { return std::make_unique<NoExchange>(); }
 
-const ExchangeRegistration registration{"commfree", 3, make};
+// No MPI call from the threads: it runs at any MPI thread level.
+const ExchangeRegistration registration{"commfree", 3, make, false};
 
 }  // namespace
 }  // namespace cfdproxy

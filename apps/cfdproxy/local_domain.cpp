@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// build_local_domain (local_domain.hpp): a rank's points, faces and colours in the reference's
-// order (see docs/cfdproxy.md, "How it works").
+// build_local_domain (local_domain.hpp): a rank's points and faces in the reference's order (see
+// docs/cfdproxy.md, "How it works"); thread_shares.cpp divides them among the threads.
 #include "local_domain.hpp"
 
 #include <algorithm>
@@ -62,7 +62,7 @@ std::vector<Partner> find_partners(const Mesh& mesh, const std::vector<std::int3
   for (std::int32_t l = n.owned; l < static_cast<std::int32_t>(n.global_id.size()); ++l) {
     int owner = part[static_cast<std::size_t>(n.global_id[static_cast<std::size_t>(l)])];
     if (partners.empty() || partners.back().rank != owner) {
-      partners.push_back(Partner{owner, {}, l, 0, -1});
+      partners.push_back(Partner{owner, {}, l, 0, {}});
     }
     ++partners.back().halo_count;
   }
@@ -113,48 +113,9 @@ void sort_faces(LocalDomain& d) {
   d.normals = std::move(normals);
 }
 
-// Colours of 96 faces; a point's first colour zeroes its sums, its last colour scales them.
-void cut_colours(LocalDomain& d) {
-  const auto face_count = static_cast<std::int32_t>(d.faces.size());
-  for (std::int32_t begin = 0; begin < face_count; begin += faces_per_colour)
-    d.colours.push_back(Colour{begin, std::min(begin + faces_per_colour, face_count), 0, 0, 0, 0});
-
-  std::vector<std::int32_t> first_colour(static_cast<std::size_t>(d.all), -1), last_colour(first_colour);
-  for (std::size_t c = 0; c < d.colours.size(); ++c)
-    for (std::int32_t f = d.colours[c].face_begin; f < d.colours[c].face_end; ++f)
-      for (std::int32_t p : d.faces[static_cast<std::size_t>(f)]) {
-        if (first_colour[static_cast<std::size_t>(p)] < 0) first_colour[static_cast<std::size_t>(p)] = static_cast<std::int32_t>(c);
-        last_colour[static_cast<std::size_t>(p)] = static_cast<std::int32_t>(c);
-      }
-  // In order of appearance within the colour, as the reference lists them.
-  std::vector<std::uint8_t> seen_first(static_cast<std::size_t>(d.all), 0), seen_last(seen_first);
-  for (std::size_t c = 0; c < d.colours.size(); ++c) {
-    Colour& colour = d.colours[c];
-    colour.first_begin = static_cast<std::int32_t>(d.first_points.size());
-    colour.last_begin = static_cast<std::int32_t>(d.last_points.size());
-    for (std::int32_t f = colour.face_begin; f < colour.face_end; ++f)
-      for (std::int32_t p : d.faces[static_cast<std::size_t>(f)]) {
-        auto i = static_cast<std::size_t>(p);
-        if (first_colour[i] == static_cast<std::int32_t>(c) && !seen_first[i]) {
-          seen_first[i] = 1;
-          d.first_points.push_back(p);
-        }
-        if (last_colour[i] == static_cast<std::int32_t>(c) && !seen_last[i]) {
-          seen_last[i] = 1;
-          d.last_points.push_back(p);
-        }
-      }
-    colour.first_end = static_cast<std::int32_t>(d.first_points.size());
-    colour.last_end = static_cast<std::int32_t>(d.last_points.size());
-  }
-  for (Partner& partner : d.partners)
-    for (std::int32_t p : partner.send_points)
-      partner.send_after_colour = std::max(partner.send_after_colour, last_colour[static_cast<std::size_t>(p)]);
-}
-
 }  // namespace
 
-LocalDomain build_local_domain(const Mesh& mesh, const std::vector<std::int32_t>& part, int rank) {
+LocalDomain build_local_domain(const Mesh& mesh, const std::vector<std::int32_t>& part, int rank, int threads) {
   if (part.size() != static_cast<std::size_t>(mesh.points))
     throw std::runtime_error("partition has " + std::to_string(part.size()) + " entries for " +
                              std::to_string(mesh.points) + " points");
@@ -167,6 +128,8 @@ LocalDomain build_local_domain(const Mesh& mesh, const std::vector<std::int32_t>
   d.all = static_cast<std::int32_t>(n.global_id.size());
   d.volume.reserve(n.global_id.size());
   for (std::int64_t g : n.global_id) d.volume.push_back(mesh.volumes[static_cast<std::size_t>(g)]);
+  d.colour.reserve(n.global_id.size());
+  for (std::int64_t g : n.global_id) d.colour.push_back(mesh.colour.empty() ? 0 : mesh.colour[static_cast<std::size_t>(g)]);
   d.faces.reserve(kept_faces.size());
   d.normals.reserve(kept_faces.size());
   for (std::size_t f : kept_faces) {
@@ -177,7 +140,7 @@ LocalDomain build_local_domain(const Mesh& mesh, const std::vector<std::int32_t>
   d.partners = find_partners(mesh, part, n, kept_faces);
   d.global_id = std::move(n.global_id);
   sort_faces(d);
-  cut_colours(d);
+  divide_among_threads(d, threads);
   return d;
 }
 

@@ -31,6 +31,7 @@
 #include "partition_report.hpp"
 #include "report.hpp"
 #include "solver.hpp"
+#include "thread_team.hpp"
 #include "usage_error.hpp"
 
 namespace cfdproxy {
@@ -76,17 +77,29 @@ std::vector<std::int32_t> make_partition(const Mesh& mesh, const Options& o, int
   return partition_metis(mesh, ranks);
 }
 
-std::string describe_layout(const LocalDomain& d, MPI_Comm comm) {
-  long long mine[4] = {d.owned, d.all - d.owned, static_cast<long long>(d.partners.size()),
-                       static_cast<long long>(d.faces.size())};
-  long long low[4], high[4], sum[4];
-  MPI_Reduce(mine, low, 4, MPI_LONG_LONG, MPI_MIN, 0, comm);
-  MPI_Reduce(mine, high, 4, MPI_LONG_LONG, MPI_MAX, 0, comm);
-  MPI_Reduce(mine, sum, 4, MPI_LONG_LONG, MPI_SUM, 0, comm);
+std::string describe_layout(const LocalDomain& d, const std::string& colour_source, MPI_Comm comm) {
+  long long least = -1, most = 0, swept = 0;  // faces per thread; faces swept over all threads
+  for (const Share& share : d.shares) {
+    const auto faces = static_cast<long long>(share.faces.size());
+    least = least < 0 ? faces : std::min(least, faces);
+    most = std::max(most, faces);
+    swept += faces;
+  }
+  long long mine[6] = {d.owned, d.all - d.owned, static_cast<long long>(d.partners.size()),
+                       static_cast<long long>(d.faces.size()), least, most};
+  long long low[6], high[6], sum[6], twice = swept - static_cast<long long>(d.faces.size()), twice_sum = 0;
+  MPI_Reduce(mine, low, 6, MPI_LONG_LONG, MPI_MIN, 0, comm);
+  MPI_Reduce(mine, high, 6, MPI_LONG_LONG, MPI_MAX, 0, comm);
+  MPI_Reduce(mine, sum, 6, MPI_LONG_LONG, MPI_SUM, 0, comm);
+  MPI_Reduce(&twice, &twice_sum, 1, MPI_LONG_LONG, MPI_SUM, 0, comm);
   std::ostringstream text;
   text << "owned points per rank " << low[0] << ".." << high[0] << ", halo points " << low[1] << ".." << high[1]
        << " (add/own " << (sum[0] ? static_cast<double>(sum[1]) / static_cast<double>(sum[0]) : 0.0)
        << "), partners " << low[2] << ".." << high[2] << ", faces per rank " << low[3] << ".." << high[3];
+  if (d.threads() > 1)
+    text << "\nfaces per thread " << low[4] << ".." << high[5] << " (threads take runs of " << colour_source
+         << " point colours), faces swept by two threads " << twice_sum << " ("
+         << (sum[3] ? 100.0 * static_cast<double>(twice_sum) / static_cast<double>(sum[3]) : 0.0) << "%)";
   return text.str();
 }
 
@@ -118,13 +131,13 @@ void load_on_rank_zero(const Options& o, bool generated_default, MPI_Comm comm, 
 }
 
 // This rank's part of the broadcast mesh; a rank that cannot build it stops every rank.
-LocalDomain local_domain_of(const Mesh& mesh, const std::vector<std::int32_t>& part, MPI_Comm comm) {
+LocalDomain local_domain_of(const Mesh& mesh, const std::vector<std::int32_t>& part, int threads, MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   LocalDomain domain;
   std::unique_ptr<Failure> failure;
   try {
-    domain = build_local_domain(mesh, part, rank);
+    domain = build_local_domain(mesh, part, rank, threads);
   } catch (const std::exception& e) {
     failure = std::make_unique<Failure>(Failure{1, e.what()});
   }
@@ -133,8 +146,9 @@ LocalDomain local_domain_of(const Mesh& mesh, const std::vector<std::int32_t>& p
 }
 
 void print_run_header(const RunDescription& run, const Options& o, const std::string& layout) {
-  std::printf("gw-cfdproxy: %s, %lld points, %lld faces; %d ranks, partition %s, init %s; variants", run.mesh.c_str(),
-              run.points, run.faces, run.ranks, run.partition.c_str(), run.init.c_str());
+  std::printf("gw-cfdproxy: %s, %lld points, %lld faces; %d ranks x %d thread%s, partition %s, init %s; variants",
+              run.mesh.c_str(), run.points, run.faces, run.ranks, run.threads, run.threads == 1 ? "" : "s",
+              run.partition.c_str(), run.init.c_str());
   for (const std::string& v : o.variants) std::printf(" %s", v.c_str());
   std::printf("; %d iterations x %d round%s\n%s\n", o.iterations, o.rounds, o.rounds == 1 ? "" : "s", layout.c_str());
   std::fflush(stdout);
@@ -146,6 +160,7 @@ struct Contest {
   const LocalDomain& domain;
   Fields& fields;
   std::vector<std::unique_ptr<Exchange>>& exchanges;
+  ThreadTeam& team;
   MPI_Comm comm;
   int rank;
 };
@@ -169,7 +184,7 @@ std::int64_t run_rounds(const Contest& c, std::vector<VariantResult>& results) {
   if (o.warmup > 0)
     for (auto& exchange : c.exchanges) {
       initialise(c.domain, o.init, c.fields);
-      run_iterations(c.domain, c.fields, *exchange, o.warmup, c.comm);
+      run_iterations(c.domain, c.fields, *exchange, o.warmup, c.comm, c.team);
     }
   std::int64_t ghost_mismatches = 0;
   for (int round = 0; round < o.rounds; ++round) {
@@ -177,7 +192,7 @@ std::int64_t run_rounds(const Contest& c, std::vector<VariantResult>& results) {
     for (std::size_t k = 0; k < o.variants.size(); ++k) {
       const std::size_t v = (k + static_cast<std::size_t>(round)) % o.variants.size();
       initialise(c.domain, o.init, c.fields);
-      results[v].rounds.push_back(run_iterations(c.domain, c.fields, *c.exchanges[v], o.iterations, c.comm));
+      results[v].rounds.push_back(run_iterations(c.domain, c.fields, *c.exchanges[v], o.iterations, c.comm, c.team));
       if (round == o.rounds - 1) ghost_mismatches += check_last_round(c, results[v]);
     }
     if (c.rank == 0 && o.rounds > 1) {
@@ -205,6 +220,28 @@ void print_results(const RunDescription& run, const std::vector<VariantResult>& 
   }
 }
 
+const char* thread_level_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    default: return "MPI_THREAD_MULTIPLE";
+  }
+}
+
+// With several threads every variant but commfree calls MPI (or a plan) from all of them.
+std::string thread_level_problem(const Options& o) {
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&provided);
+  if (o.threads == 1 || provided >= MPI_THREAD_MULTIPLE) return "";
+  for (const std::string& v : o.variants)
+    if (ExchangeRegistry::instance().find(v)->sends_from_threads)
+      return "--threads " + std::to_string(o.threads) + ": variant " + v + " sends from every thread, which needs " +
+             "MPI_THREAD_MULTIPLE, but this MPI provides " + thread_level_name(provided) +
+             " (use --threads 1, or an MPI built with thread support)";
+  return "";
+}
+
 int run(int argc, char** argv) {
   MPI_Comm comm = MPI_COMM_WORLD;
   int rank = 0, ranks = 1;
@@ -221,6 +258,10 @@ int run(int argc, char** argv) {
     if (rank == 0) std::cout << usage_text(argv[0]);
     return 0;
   }
+  if (const std::string problem = thread_level_problem(o); !problem.empty()) {
+    if (rank == 0) std::fprintf(stderr, "gw-cfdproxy: %s\n", problem.c_str());
+    return 1;
+  }
   bool generated_default = false;
   if (!o.mesh_given) o.mesh = default_mesh(generated_default);
 
@@ -230,24 +271,27 @@ int run(int argc, char** argv) {
   if (!o.report_parts.empty()) return 0;
   broadcast_mesh(mesh, 0, comm);
   broadcast_partition(part, 0, comm);
-  const LocalDomain domain = local_domain_of(mesh, part, comm);
+  const LocalDomain domain = local_domain_of(mesh, part, o.threads, comm);
   const RunDescription run{mesh.description, static_cast<long long>(mesh.points),
-                           static_cast<long long>(mesh.faces.size()), ranks, partition_name(o.partition),
+                           static_cast<long long>(mesh.faces.size()), ranks, o.threads, partition_name(o.partition),
                            init_name(o.init), o.iterations, o.rounds};
+  const std::string colour_source = mesh.colour_source;
   mesh = Mesh{};  // the local domain has what this rank needs
   part.clear();
   part.shrink_to_fit();
 
   ghostwire::World world(comm);
+  ThreadTeam team(o.threads, world.oversubscribed() || threads_oversubscribe(world.machine_ranks(), o.threads));
   Fields fields(world, domain);
   std::vector<std::unique_ptr<Exchange>> exchanges;
-  for (const std::string& v : o.variants) exchanges.push_back(make_exchange(v, world, domain, fields));
-  const std::string layout = describe_layout(domain, comm);
+  for (const std::string& v : o.variants)
+    exchanges.push_back(make_exchange(v, ExchangeContext{world, domain, fields, team}));
+  const std::string layout = describe_layout(domain, colour_source, comm);
   if (rank == 0) print_run_header(run, o, layout);
 
   std::vector<VariantResult> results(o.variants.size());
   for (std::size_t v = 0; v < o.variants.size(); ++v) results[v].variant = o.variants[v];
-  const std::int64_t ghost_mismatches = run_rounds(Contest{o, domain, fields, exchanges, comm, rank}, results);
+  const std::int64_t ghost_mismatches = run_rounds(Contest{o, domain, fields, exchanges, team, comm, rank}, results);
   if (rank == 0) print_results(run, results, o);
   return ghost_mismatches ? 1 : 0;
 }
@@ -256,8 +300,10 @@ int run(int argc, char** argv) {
 }  // namespace cfdproxy
 
 int main(int argc, char** argv) {
+  // Threads that call MPI need MPI_THREAD_MULTIPLE; one thread keeps the level MPI is fastest at.
+  const int required = cfdproxy::threads_before_parsing(argc, argv) > 1 ? MPI_THREAD_MULTIPLE : MPI_THREAD_FUNNELED;
   int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Init_thread(&argc, &argv, required, &provided);
   int status = 0;
   try {
     status = cfdproxy::run(argc, argv);

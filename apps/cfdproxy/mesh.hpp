@@ -27,6 +27,12 @@ struct Mesh {
   std::vector<std::int32_t> domain;                // original domain of each point
   int domains = 0;
   std::string description;                         // e.g. "DLR-F6 dual grid (48 domains, ...)"
+  // Point colours (point_colours.hpp): groups of nearby points of one original domain, numbered
+  // domain by domain; a rank's threads take runs of them. From the domain files' fcolor_points
+  // where every file has them, else computed.
+  std::vector<std::int32_t> colour;                // per point, in [0, colours)
+  std::int32_t colours = 0;
+  std::string colour_source;                       // "file" or "computed"
 };
 
 // A mesh input that cannot be used: names the file (or spec) and what is wrong with it.

@@ -31,20 +31,27 @@ void broadcast_vector(std::vector<T>& v, int root, MPI_Comm comm) {
   broadcast_bytes(v.data(), size * sizeof(T), root, comm);
 }
 
+void broadcast_text(std::string& text, int root, MPI_Comm comm) {
+  std::vector<char> bytes(text.begin(), text.end());
+  broadcast_vector(bytes, root, comm);
+  text.assign(bytes.begin(), bytes.end());
+}
+
 }  // namespace
 
 void broadcast_mesh(Mesh& mesh, int root, MPI_Comm comm) {
-  std::int64_t counts[2] = {mesh.points, mesh.domains};
+  std::int64_t counts[3] = {mesh.points, mesh.domains, mesh.colours};
   broadcast_bytes(counts, sizeof counts, root, comm);
   mesh.points = counts[0];
   mesh.domains = static_cast<int>(counts[1]);
+  mesh.colours = static_cast<std::int32_t>(counts[2]);
   broadcast_vector(mesh.faces, root, comm);
   broadcast_vector(mesh.normals, root, comm);
   broadcast_vector(mesh.volumes, root, comm);
   broadcast_vector(mesh.domain, root, comm);
-  std::vector<char> description(mesh.description.begin(), mesh.description.end());
-  broadcast_vector(description, root, comm);
-  mesh.description.assign(description.begin(), description.end());
+  broadcast_vector(mesh.colour, root, comm);
+  broadcast_text(mesh.description, root, comm);
+  broadcast_text(mesh.colour_source, root, comm);
 }
 
 void broadcast_partition(std::vector<std::int32_t>& part, int root, MPI_Comm comm) {

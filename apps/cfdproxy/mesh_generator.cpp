@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "mesh.hpp"
+#include "point_colours.hpp"
 
 namespace cfdproxy {
 namespace {
@@ -274,6 +275,7 @@ Mesh generate_mesh(std::int64_t approximate_points, int domains, std::vector<Vec
   mesh.description = "generated tetrahedral mesh of the unit cube (" + std::to_string(side) + "^3 = " +
                      std::to_string(points) + " points, " + std::to_string(mesh.faces.size()) + " faces, " +
                      std::to_string(domains) + " z-slab domains)";
+  compute_point_colours(mesh);
   return mesh;
 }
 

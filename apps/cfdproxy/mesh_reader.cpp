@@ -12,6 +12,7 @@
 // See docs/cfdproxy.md, "Reading the reference's domain files".
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -21,6 +22,7 @@
 #include "domain_files.hpp"
 #include "mesh.hpp"
 #include "netcdf_file.hpp"
+#include "point_colours.hpp"
 
 namespace cfdproxy {
 namespace {
@@ -40,6 +42,8 @@ struct Domain {
   std::vector<double> volumes;       // (owned + halo)
   std::vector<int> halo_owner;       // (halo): owning domain
   std::vector<int> halo_index;       // (halo): index among the owner's owned points
+  std::vector<int> colour_sizes;     // (ncolors): fcolor_npoints, empty if the file has none
+  std::vector<int> colour_points;    // (owned + halo): fcolor_points, the points colour by colour
   std::int64_t faces() const { return static_cast<std::int64_t>(face_points.size() / 2); }
 };
 
@@ -93,6 +97,11 @@ Domain read_domain(const DomainFiles& files, int d, int& domains) {
   if (halo > 0) {
     domain.halo_owner = file.read_ints("addpoint_owner", {{halo, "naddpoints"}});
     domain.halo_index = file.read_ints("addpoint_idx", {{halo, "naddpoints"}});
+  }
+  // The point colours for threads (point_colours.hpp); optional: without them they are computed.
+  if (file.has_dimension("ncolors") && file.has_variable("fcolor_npoints") && file.has_variable("fcolor_points")) {
+    domain.colour_sizes = file.read_ints("fcolor_npoints", {{file.dimension("ncolors"), "ncolors"}});
+    domain.colour_points = file.read_ints("fcolor_points", {{all, "nallpoints"}});
   }
 
   for (std::size_t k = 0; k < domain.face_points.size(); ++k) {
@@ -302,6 +311,41 @@ void check_every_point_on_a_face(const std::vector<Domain>& domains, const std::
                   std::to_string(global) + ") is on no face of any domain file");
 }
 
+// Colour c of domain d becomes global colour first[d] + c; a point takes the colour its owner's file
+// gives it. The files' colours must list each of their points exactly once.
+void assign_file_colours(const std::vector<Domain>& domains, const std::vector<std::int64_t>& offsets, Mesh& mesh) {
+  mesh.colour.assign(static_cast<std::size_t>(mesh.points), -1);
+  std::int64_t first = 0;
+  for (std::size_t d = 0; d < domains.size(); ++d) {
+    const Domain& domain = domains[d];
+    const auto all = static_cast<std::size_t>(domain.owned + domain.halo);
+    std::vector<char> listed(all, 0);
+    std::size_t k = 0;
+    for (std::size_t c = 0; c < domain.colour_sizes.size(); ++c) {
+      const int size = domain.colour_sizes[c];
+      if (size < 0 || static_cast<std::size_t>(size) > all - k)
+        throw MeshError(domain.file + ": fcolor_npoints[" + std::to_string(c) + "] is " + std::to_string(size) +
+                        "; the colours' sizes must add up to nallpoints " + std::to_string(all));
+      for (const std::size_t end = k + static_cast<std::size_t>(size); k < end; ++k) {
+        const int p = domain.colour_points[k];
+        if (p < 0 || static_cast<std::size_t>(p) >= all || listed[static_cast<std::size_t>(p)])
+          throw MeshError(domain.file + ": fcolor_points[" + std::to_string(k) + "] is " + std::to_string(p) +
+                          (p < 0 || static_cast<std::size_t>(p) >= all ? ", outside [0, nallpoints)"
+                                                                       : ", listed twice"));
+        listed[static_cast<std::size_t>(p)] = 1;
+        if (p < domain.owned) mesh.colour[static_cast<std::size_t>(offsets[d] + p)] = static_cast<std::int32_t>(first + c);
+      }
+    }
+    if (k != all)
+      throw MeshError(domain.file + ": fcolor_npoints adds up to " + std::to_string(k) + ", not nallpoints " +
+                      std::to_string(all));
+    first += static_cast<std::int64_t>(domain.colour_sizes.size());
+  }
+  if (first > INT32_MAX) throw MeshError("the domain files hold " + std::to_string(first) + " colours, too many");
+  mesh.colours = static_cast<std::int32_t>(first);
+  mesh.colour_source = "file";
+}
+
 }  // namespace
 
 Mesh read_domain_files(const std::string& path, ReassemblyStats& stats) {
@@ -323,6 +367,12 @@ Mesh read_domain_files(const std::string& path, ReassemblyStats& stats) {
   gather_volumes(domains, ids, mesh, stats);
   merge_faces(domains, ids, mesh, stats);
   check_every_point_on_a_face(domains, offsets, mesh);
+  const bool coloured = std::all_of(domains.begin(), domains.end(), [](const Domain& d) { return !d.colour_sizes.empty(); });
+  if (coloured) {
+    assign_file_colours(domains, offsets, mesh);
+  } else {
+    compute_point_colours(mesh);
+  }
   mesh.description = "dual grid " + files.prefix + "_domain_<d>_lvl_" +
                      std::to_string(files.level) + " (" + std::to_string(mesh.domains) + " domains, " +
                      std::to_string(mesh.points) + " points, " + std::to_string(mesh.faces.size()) + " faces)";

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <sstream>
 
 #include "exchange.hpp"
@@ -30,6 +31,29 @@ std::vector<std::string> split(std::string_view text) {
   while (std::getline(in, item, ',')) items.push_back(item);
   if (!text.empty() && text.back() == ',') items.emplace_back();
   return items;
+}
+
+constexpr int max_threads = 1024;
+
+// OMP_NUM_THREADS as OpenMP reads it for the outermost level (its first entry), or 1 if unset.
+int default_threads() {
+  const char* text = std::getenv("OMP_NUM_THREADS");
+  if (text == nullptr || *text == '\0') return 1;
+  std::string_view value(text);
+  value = value.substr(0, value.find(','));
+  try {
+    return parse_count("OMP_NUM_THREADS", value, 1);
+  } catch (const UsageError&) {
+    throw UsageError("OMP_NUM_THREADS: expected a thread count >= 1, got '" + std::string(text) +
+                     "' (or give --threads N)");
+  }
+}
+
+int parse_threads(std::string_view text) {
+  const int threads = parse_count("--threads", text, 1);
+  if (threads > max_threads)
+    throw UsageError("--threads: at most " + std::to_string(max_threads) + ", got '" + std::string(text) + "'");
+  return threads;
 }
 
 // --variant all: every registered variant, in listing order.
@@ -63,6 +87,10 @@ std::string usage_text(std::string_view program) {
        << variants.names() << ", or several separated by commas (run side by side,\n"
        << "                         round by round, in a rotated order); all = " << variants.names(",")
        << ". Default gw\n"
+          "  --threads N            OpenMP threads per rank (default OMP_NUM_THREADS, else 1): each sweeps\n"
+          "                         its share of the faces and sends the messages it completes; the\n"
+          "                         checksums are the same at any thread count. More than 1 needs\n"
+          "                         MPI_THREAD_MULTIPLE for every variant but commfree\n"
           "  --iterations N         iterations per round (default 100)\n"
           "  --rounds R             timed rounds per variant (default 1); times are medians over rounds\n"
           "  --warmup N             untimed iterations of each variant before the rounds (default 2: the\n"
@@ -79,6 +107,7 @@ std::string usage_text(std::string_view program) {
 
 Options parse_options(int argc, char** argv) {
   Options o;
+  bool threads_given = false;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     std::string_view value;
@@ -113,12 +142,17 @@ Options parse_options(int argc, char** argv) {
       o.variants = v == "all" ? every_variant() : split(v);
       if (o.variants.empty()) throw UsageError("--variant: empty");
       for (const std::string& variant : o.variants) {
+        if (const std::string reason = unavailable_variant(variant); !reason.empty())
+          throw UsageError("--variant: " + reason);
         if (!ExchangeRegistry::instance().find(variant))
           throw UsageError("--variant: unknown variant '" + variant + "' (expected " +
                            ExchangeRegistry::instance().names() + " or all)");
         if (std::count(o.variants.begin(), o.variants.end(), variant) > 1)
           throw UsageError("--variant: '" + variant + "' given twice");
       }
+    } else if (name == "--threads") {
+      o.threads = parse_threads(next());
+      threads_given = true;
     } else if (name == "--iterations") {
       o.iterations = parse_count(name, next(), 1);
     } else if (name == "--warmup") {
@@ -137,7 +171,16 @@ Options parse_options(int argc, char** argv) {
       throw UsageError("unknown option '" + std::string(arg) + "' (--help lists the options)");
     }
   }
+  if (!threads_given && !o.help) o.threads = default_threads();
   return o;
+}
+
+int threads_before_parsing(int argc, char** argv) {
+  try {
+    return parse_options(argc, argv).threads;
+  } catch (const UsageError&) {
+    return 1;
+  }
 }
 
 }  // namespace cfdproxy

@@ -18,6 +18,7 @@ struct Options {
   PartitionKind partition = PartitionKind::metis;
   InitialField init = InitialField::one;
   std::vector<std::string> variants{"gw"};
+  int threads = 1;                       // --threads, else OMP_NUM_THREADS, else 1
   int iterations = 100;
   int rounds = 1;
   int warmup = 2;                        // untimed iterations of each variant before the rounds
@@ -29,6 +30,9 @@ struct Options {
 
 // Throws UsageError naming the option and the value.
 Options parse_options(int argc, char** argv);
+// The thread count the command line asks for, before MPI is initialised (the MPI thread level
+// depends on it): like parse_options, but 1 where parse_options would fail (it reports that).
+int threads_before_parsing(int argc, char** argv);
 std::string usage_text(std::string_view program);
 const char* partition_name(PartitionKind kind);
 const char* init_name(InitialField init);

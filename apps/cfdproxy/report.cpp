@@ -54,12 +54,12 @@ double median_round_ratio(const VariantResult& a, const VariantResult& b) {
 std::string phase_table(const std::vector<VariantResult>& results) {
   std::ostringstream text;
   char line[200];
-  std::snprintf(line, sizeof line, "%-10s %14s %12s %12s %12s\n", "variant", "ms/iteration", "gradient", "exchange",
+  std::snprintf(line, sizeof line, "%-16s %14s %12s %12s %12s\n", "variant", "ms/iteration", "gradient", "exchange",
                 "flux");
   text << line;
   for (const VariantResult& r : results) {
     PhaseTimes m = r.median();
-    std::snprintf(line, sizeof line, "%-10s %14.4f %12.4f %12.4f %12.4f\n", r.variant.c_str(), m.total * 1e3,
+    std::snprintf(line, sizeof line, "%-16s %14.4f %12.4f %12.4f %12.4f\n", r.variant.c_str(), m.total * 1e3,
                   m.gradient * 1e3, m.exchange * 1e3, m.flux * 1e3);
     text << line;
   }
@@ -69,9 +69,9 @@ std::string phase_table(const std::vector<VariantResult>& results) {
     return nullptr;
   };
   const VariantResult* gw = find("gw");
-  for (const char* other : {"mpi", "commfree"})
+  for (const char* other : {"mpi", "mpi-partitioned", "commfree"})
     if (const VariantResult* o = find(other); gw && o) {
-      std::snprintf(line, sizeof line, "gw / %-8s %8.3f (time per iteration, median of the rounds' ratios)\n", other,
+      std::snprintf(line, sizeof line, "gw / %-15s %8.3f (time per iteration, median of the rounds' ratios)\n", other,
                     median_round_ratio(*gw, *o));
       text << line;
     }
@@ -85,7 +85,7 @@ std::string phase_table(const std::vector<VariantResult>& results) {
 std::string json_line(const RunDescription& run, const VariantResult& result) {
   PhaseTimes m = result.median();
   std::ostringstream j;
-  j << "{\"app\":\"gw-cfdproxy\",\"variant\":\"" << result.variant << "\",\"ranks\":" << run.ranks
+  j << "{\"app\":\"gw-cfdproxy\",\"variant\":\"" << result.variant << "\",\"ranks\":" << run.ranks << ",\"threads\":" << run.threads
     << ",\"mesh\":\"" << json_escape(run.mesh) << "\",\"points\":" << run.points << ",\"faces\":" << run.faces
     << ",\"partition\":\"" << run.partition << "\",\"init\":\"" << run.init << "\",\"iterations\":" << run.iterations
     << ",\"rounds\":" << run.rounds << ",\"time_per_iteration_s\":" << number(m.total)

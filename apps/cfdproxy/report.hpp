@@ -22,7 +22,7 @@ struct VariantResult {
 struct RunDescription {
   std::string mesh;
   long long points = 0, faces = 0;
-  int ranks = 0;
+  int ranks = 0, threads = 1;
   std::string partition, init;
   int iterations = 0, rounds = 0;
 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// One timed round: `iterations` times the gradient (with the exchange's sends between colours), the
-// exchange's completion and the flux, between two barriers.
-// See docs/cfdproxy.md, "How it works".
+// One timed round: `iterations` times the gradient (each thread sweeping its share, the exchange's
+// sends between its colours), the exchange's completion and the flux, between two barriers.
+// See docs/cfdproxy.md, "How it works" and "Threads and colours".
 #pragma once
 
 #include <mpi.h>
@@ -9,6 +9,7 @@
 #include "exchange.hpp"
 #include "fields.hpp"
 #include "local_domain.hpp"
+#include "thread_team.hpp"
 
 namespace cfdproxy {
 
@@ -16,6 +17,8 @@ struct PhaseTimes {  // seconds per iteration; phases: the slowest rank's
   double total = 0, gradient = 0, exchange = 0, flux = 0;
 };
 
-PhaseTimes run_iterations(const LocalDomain& d, Fields& fields, Exchange& exchange, int iterations, MPI_Comm comm);
+// d.threads() must be team.threads().
+PhaseTimes run_iterations(const LocalDomain& d, Fields& fields, Exchange& exchange, int iterations, MPI_Comm comm,
+                          ThreadTeam& team);
 
 }  // namespace cfdproxy

@@ -1,57 +1,101 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""The CFD-Proxy benchmark of issue 15: gw-cfdproxy's variants gw (ghostwire plan, one slot per
-partner), mpi (the reference's Isend/Irecv) and commfree (no exchange: the study's optimum) side by
-side on the DLR-F6 mesh (or a generated mesh when the data is absent), METIS partitions, --init hash.
+"""The CFD-Proxy benchmark (issues 15 and 32): gw-cfdproxy's variants gw (ghostwire plan, one slot per
+partner), mpi (the reference's Isend/Irecv), commfree (no exchange: the study's optimum) and, in the
+MPICH build, mpi-partitioned (MPI-4 partitioned communication) side by side on the DLR-F6 mesh (or a
+generated mesh when the data is absent), METIS partitions, --init hash.
 
     bench/cfdproxy/run_cfdproxy_bench.py                  intra-2, intra-4, emulated-2, multihost-2
+    bench/cfdproxy/run_cfdproxy_bench.py --hybrid         ranks x threads (issue 32), both builds:
+        Open MPI (build/): gw, mpi, commfree at intra-2x1, intra-1x2, intra-2x2 (oversubscribed on 2
+        cores) and multihost-2x1; MPICH (build-mpich/): gw, mpi-partitioned, mpi at intra-2x1,
+        intra-1x2, intra-2x2 (mpi-partitioned against gw on the same messages)
     bench/cfdproxy/run_cfdproxy_bench.py --quick          a smoke test on a small generated mesh
+    bench/cfdproxy/run_cfdproxy_bench.py --hybrid --quick the hybrid matrix as a smoke test
     bench/cfdproxy/run_cfdproxy_bench.py --report DIR     the table, goals and plot of an earlier run
 
-Every launch is one job per repeat running all variants in its side-by-side mode (--variant
-gw,mpi,commfree --rounds R): the variants take turns round by round in a rotated order, each round
-`--iterations` iterations between barriers. Goals are judged by the median over all rounds of the
-per-round ratios (the variants of a round ran moments apart, so the VM's phases cancel): gw within
-3% of commfree and at least as fast as mpi at every launch; gw's exchange phase at most 0.5x mpi's
-inside a node. Writes results/cfdproxy-<timestamp>/ (or --out): cfdproxy.jsonl, cfdproxy.log,
-summary.txt, goals.json, cfdproxy.png, meta.json.
+A launch is <path>-<ranks>[x<threads>]: path intra, emulated (nodes of ranks/2) or multihost; threads
+per rank through scripts/launch --threads (default 1). Every launch is one job per repeat running all
+variants in its side-by-side mode (--variant ... --rounds R): the variants take turns round by round
+in a rotated order, each round `--iterations` iterations between barriers. Goals are judged by the
+median over all rounds of the per-round ratios (the variants of a round ran moments apart, so the
+VM's phases cancel): gw within 3% of commfree and at least as fast as mpi at every one-thread launch,
+gw's exchange phase at most 0.5x mpi's inside a node; with threads, gw at least as fast as mpi and as
+mpi-partitioned. Writes results/cfdproxy-<timestamp>/ (or --out): cfdproxy.jsonl (one JSON record per
+variant and job, with "build" and "launch"), cfdproxy.log, summary.txt, goals.json, cfdproxy.png,
+meta.json.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench_common import (ROOT, add_driver_options, announce, chosen_launches, finish_meta,  # noqa: E402
-                          launch_command, load_records, new_meta, pyplot, results_dir, rotated, run_side_by_side,
-                          save_figure, write_report)
-from bench_common import APP_LAUNCHES as LAUNCHES  # noqa: E402
+from bench_common import (LAUNCH, ROOT, add_driver_options, announce, finish_meta, load_records,  # noqa: E402
+                          new_meta, pyplot, results_dir, rotated, run_side_by_side, save_figure, write_report)
 import goals  # noqa: E402
 
-VARIANTS = ["gw", "mpi", "commfree"]
+VARIANTS = ["gw", "mpi", "mpi-partitioned", "commfree"]
 F6 = ROOT.parent / "shared" / "data" / "dlr-f6-dualgrid-lvl2-48"
 PHASES = ("gradient", "exchange", "flux")
+HYBRID = {  # build -> (launches, variants)
+    "openmpi": (["intra-2x1", "intra-1x2", "intra-2x2", "multihost-2x1"], ["gw", "mpi", "commfree"]),
+    "mpich": (["intra-2x1", "intra-1x2", "intra-2x2"], ["gw", "mpi-partitioned", "mpi"]),
+}
+LAUNCH_NAME = re.compile(r"^(intra|emulated|multihost)-([1-9][0-9]*)(?:x([1-9][0-9]*))?$")
 
 
 def default_mesh() -> str:
     return str(F6) if F6.is_dir() else "generated:200000"
 
 
-def run_one(launch: str, opts, log, repeat: int) -> list[dict] | None:
-    program = Path(opts.build_dir) / "apps" / "cfdproxy" / "gw-cfdproxy"
-    command = launch_command(opts, launch) + [
-        "--", str(program), "--mesh", opts.mesh, "--partition", "metis", "--init", opts.init,
-        "--variant", ",".join(rotated(opts.variant_list, repeat)), "--rounds", str(opts.rounds),
+def parse_launch(name: str) -> tuple[str, int, int]:
+    """(path, ranks, threads) of a launch name; exits with a message for a bad one."""
+    match = LAUNCH_NAME.match(name)
+    if not match:
+        sys.exit(f"run_cfdproxy_bench: launch '{name}': expected <intra|emulated|multihost>-<ranks>[x<threads>], "
+                 "e.g. intra-2 or intra-2x2")
+    path, ranks, threads = match.group(1), int(match.group(2)), int(match.group(3) or 1)
+    if path == "multihost" and ranks < 2:
+        sys.exit(f"run_cfdproxy_bench: launch '{name}': multihost needs at least 2 ranks")
+    return path, ranks, threads
+
+
+def launch_command(opts, build: str, launch: str) -> list[str]:
+    path, ranks, threads = parse_launch(launch)
+    command = [str(LAUNCH), "--mpi", build, "--path", path, "-n", str(ranks), "--timeout", str(opts.timeout)]
+    if path == "emulated":
+        command += ["--rpn", str(max(1, ranks // 2))]
+    if threads > 1:
+        command += ["--threads", str(threads)]
+    return command
+
+
+def program(opts, build: str) -> Path:
+    tree = opts.build_dir if build == "openmpi" else opts.mpich_build_dir
+    return Path(tree) / "apps" / "cfdproxy" / "gw-cfdproxy"
+
+
+def label(build: str, launch: str) -> str:
+    """How a (build, launch) is named in tables and verdicts: the Open MPI build's launches plain."""
+    return launch if build == "openmpi" else f"{build}/{launch}"
+
+
+def run_one(opts, build: str, launch: str, variants: list[str], log, repeat: int) -> list[dict] | None:
+    threads = parse_launch(launch)[2]
+    command = launch_command(opts, build, launch) + [
+        "--", str(program(opts, build)), "--mesh", opts.mesh, "--partition", "metis", "--init", opts.init,
+        "--threads", str(threads), "--variant", ",".join(rotated(variants, repeat)), "--rounds", str(opts.rounds),
         "--iterations", str(opts.iterations)]
-    records = run_side_by_side(command, log, "gw-cfdproxy", len(opts.variant_list), launch, opts.dry_run)
+    records = run_side_by_side(command, log, "gw-cfdproxy", len(variants), label(build, launch), opts.dry_run)
     if records is None:
         return None
     for record in records:
-        record["launch"] = launch
-        record["repeat"] = repeat
+        record.update(build=build, launch=label(build, launch), repeat=repeat)
     return records
 
 
@@ -75,8 +119,16 @@ def round_values(records: list[dict], launch: str, variant: str, phase: str | No
 
 
 def ordered_launches(records: list[dict]) -> list[str]:
-    present = {r["launch"] for r in records}
-    return [name for name in LAUNCHES if name in present]
+    """In the order they first ran."""
+    seen = []
+    for r in records:
+        if r["launch"] not in seen:
+            seen.append(r["launch"])
+    return seen
+
+
+def threads_of(records: list[dict], launch: str) -> int:
+    return next((r.get("threads", 1) for r in records if r["launch"] == launch), 1)
 
 
 def medians(records: list[dict]) -> dict[tuple, float]:
@@ -92,22 +144,51 @@ def medians(records: list[dict]) -> dict[tuple, float]:
 def verdicts(records: list[dict]) -> list[goals.Verdict]:
     found = []
     for launch in ordered_launches(records):
-        gw = round_values(records, launch, "gw")
+        gw, threaded = round_values(records, launch, "gw"), threads_of(records, launch) > 1
         mpi, commfree = round_values(records, launch, "mpi"), round_values(records, launch, "commfree")
-        found.append(goals.judge("cfdproxy", launch, "gw / commfree", goals.paired_ratios(gw, commfree), 1.03,
-                                 at_least=False, unit="paired rounds", headline=launch == "intra-2"))
+        if not threaded:
+            found.append(goals.judge("cfdproxy", launch, "gw / commfree", goals.paired_ratios(gw, commfree), 1.03,
+                                     at_least=False, unit="paired rounds", headline=launch == "intra-2"))
         # No exchange can beat none: where mpi's exchange is a few percent of an iteration, commfree /
         # mpi is the floor of gw / mpi, and gw is judged against commfree when that floor is at the bound.
         found.append(goals.judge("cfdproxy", launch, "gw / mpi", goals.paired_ratios(gw, mpi), 1.0, at_least=False,
                                  unit="paired rounds", floor_text="commfree / mpi",
                                  floor_ratios=goals.paired_ratios(commfree, mpi),
                                  versus_floor=goals.paired_ratios(gw, commfree)))
-        if launch.startswith("intra"):
+        found.append(goals.judge("cfdproxy", launch, "gw / mpi-partitioned (same messages)",
+                                 goals.paired_ratios(gw, round_values(records, launch, "mpi-partitioned")), 1.0,
+                                 at_least=False, unit="paired rounds", headline=launch.endswith("intra-2x1")))
+        if launch.startswith("intra") and not threaded:
             found.append(goals.judge("cfdproxy", launch, "exchange phase gw / mpi",
                                      goals.paired_ratios(round_values(records, launch, "gw", "exchange"),
                                                          round_values(records, launch, "mpi", "exchange")),
                                      0.5, at_least=False, unit="paired rounds"))
     return [v for v in found if v]
+
+
+def hybrid_lines(points: dict[tuple, float], launches: list[str]) -> list[str]:
+    """Per build and variant: each threaded intra launch against the one-thread intra launch of the
+    same build with the most ranks up to its ranks x threads (2x2 and 1x2 against 2x1 on 2 cores)."""
+    shape = re.compile(r"^(.*intra)-(\d+)(?:x(\d+))?$")
+    flat: dict[tuple[str, int], str] = {}  # (build prefix, ranks) -> one-thread launch
+    threaded = []
+    for launch in launches:
+        match = shape.match(launch)
+        if match and (match.group(3) or "1") == "1":
+            flat[(match.group(1), int(match.group(2)))] = launch
+        elif match:
+            threaded.append((launch, match.group(1), int(match.group(2)) * int(match.group(3))))
+    lines = []
+    for launch, prefix, cores in threaded:
+        ranks = [n for (p, n) in flat if p == prefix and n <= cores]
+        if not ranks:
+            continue
+        base = flat[(prefix, max(ranks))]
+        for variant in VARIANTS:
+            if (launch, variant, "total") in points and (base, variant, "total") in points:
+                ratio = points[(launch, variant, "total")] / points[(base, variant, "total")]
+                lines.append(f"{variant:<16} {launch} / {base} = {ratio:.3f} (time per iteration, threads / flat)")
+    return lines
 
 
 def summary(records: list[dict]) -> str:
@@ -117,21 +198,25 @@ def summary(records: list[dict]) -> str:
              f"{first['init']}, {first['iterations']} iterations x {first['rounds']} rounds per job; "
              "milliseconds per iteration (median over jobs; phases: the slowest rank's)"]
     for launch in ordered_launches(records):
-        lines += ["", f"{launch}", f"{'variant':<10}{'total':>10}{'gradient':>10}{'exchange':>10}{'flux':>10}"]
+        lines += ["", f"{launch}", f"{'variant':<16}{'total':>10}{'gradient':>10}{'exchange':>10}{'flux':>10}"]
         for variant in VARIANTS:
             if (launch, variant, "total") not in points:
                 continue
             cells = [points[(launch, variant, p)] * 1e3 for p in ("total",) + PHASES]
-            lines.append(f"{variant:<10}" + "".join(f"{c:>10.3f}" for c in cells))
+            lines.append(f"{variant:<16}" + "".join(f"{c:>10.3f}" for c in cells))
         gw = round_values(records, launch, "gw")
-        for versus in ("mpi", "commfree"):
+        for versus in ("mpi", "mpi-partitioned", "commfree"):
             ratios = goals.paired_ratios(gw, round_values(records, launch, versus))
             if ratios:
-                lines.append(f"gw / {versus:<9}{statistics.median(ratios):>6.3f}  (median of {len(ratios)} paired rounds)")
+                lines.append(f"gw / {versus:<16}{statistics.median(ratios):>6.3f}  "
+                             f"(median of {len(ratios)} paired rounds)")
+    hybrid = hybrid_lines(points, ordered_launches(records))
+    if hybrid:
+        lines += ["", "Hybrid against flat (same cores; timing on a shared 2-core VM is indicative only):"] + hybrid
     found = verdicts(records)
     if found:
-        lines += ["", f"Goals of issue 15 (time ratios, the median over the rounds of each round's ratio, with its "
-                  f"~95% interval): {goals.summary_line(found)}"]
+        lines += ["", f"Goals (time ratios, the median over the rounds of each round's ratio, with its ~95% "
+                  f"interval): {goals.summary_line(found)}"]
         lines += [v.line() for v in found]
     return "\n".join(lines)
 
@@ -142,14 +227,15 @@ def plot(records: list[dict], out_dir: Path) -> Path | None:
         return None
     points = medians(records)
     launches = ordered_launches(records)
-    figure, axis = plt.subplots(figsize=(2.2 + 2.0 * len(launches), 4.2))
-    width = 0.8 / len(VARIANTS)
+    variants = [v for v in VARIANTS if any((launch, v, "total") in points for launch in launches)]
+    figure, axis = plt.subplots(figsize=(2.2 + 2.2 * len(launches), 4.4))
+    width = 0.8 / len(variants)
     colours = {"gradient": "C0", "exchange": "C3", "flux": "C2"}
     for i, launch in enumerate(launches):
-        for j, variant in enumerate(VARIANTS):
+        for j, variant in enumerate(variants):
             if (launch, variant, "total") not in points:
                 continue
-            x = i + (j - (len(VARIANTS) - 1) / 2) * width
+            x = i + (j - (len(variants) - 1) / 2) * width
             bottom = 0.0
             for phase in PHASES:
                 height = points[(launch, variant, phase)] * 1e3
@@ -157,11 +243,12 @@ def plot(records: list[dict], out_dir: Path) -> Path | None:
                          label=phase if i == 0 and j == 0 else None)
                 bottom += height
             axis.text(x, bottom, variant, ha="center", va="bottom", fontsize=7, rotation=90)
-    axis.set_xticks(range(len(launches)), launches)
+    axis.set_xticks(range(len(launches)), launches, fontsize=8, rotation=15)
     axis.set_ylabel("milliseconds per iteration (phases of the slowest rank)")
     axis.legend(fontsize=8)
     axis.grid(axis="y", alpha=0.3)
-    return save_figure(plt, figure, "gw-cfdproxy: gradient, exchange and flux per iteration", out_dir / "cfdproxy.png")
+    return save_figure(plt, figure, "gw-cfdproxy: gradient, exchange and flux per iteration (ranks x threads)",
+                       out_dir / "cfdproxy.png")
 
 
 def report(out_dir: Path) -> str:
@@ -170,55 +257,75 @@ def report(out_dir: Path) -> str:
     return text
 
 
-def main() -> int:
+def plan_jobs(opts) -> list[tuple[str, str, list[str]]]:
+    """(build, launch, variants) of every job of one repeat."""
+    if opts.hybrid:
+        builds = [b for b in HYBRID if b in opts.builds.split(",")]
+        return [(b, launch, HYBRID[b][1]) for b in builds for launch in HYBRID[b][0]]
+    variants = [v for v in opts.variants.split(",") if v]
+    if not variants or any(v not in VARIANTS for v in variants):
+        sys.exit(f"run_cfdproxy_bench: --variants takes some of {', '.join(VARIANTS)}, got {opts.variants!r}")
+    launches = [name for name in opts.launches.split(",") if name]
+    for name in launches:
+        parse_launch(name)
+    if opts.mpi != "openmpi" and any(name.startswith("multihost") for name in launches):
+        print("run_cfdproxy_bench: the multihost launches need Open MPI; skipping them")
+        launches = [name for name in launches if not name.startswith("multihost")]
+    return [(opts.mpi, launch, variants) for launch in launches]
+
+
+def options() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smoke test: generated:20000, 3 rounds of 2 iterations")
+    parser.add_argument("--hybrid", action="store_true", help="the ranks x threads matrix of issue 32 (see above)")
+    parser.add_argument("--builds", default="openmpi,mpich", help="with --hybrid: which builds (openmpi, mpich)")
+    parser.add_argument("--mpich-build-dir", default=str(ROOT / "build-mpich"), help="the MPICH build tree")
     parser.add_argument("--mesh", default=default_mesh(), help="--mesh of gw-cfdproxy (default: the F6 data if present)")
     parser.add_argument("--init", default="hash", choices=["one", "hash"])
-    parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--variants", default="gw,mpi,commfree", help="without --hybrid")
     parser.add_argument("--launches", default="intra-2,intra-4,emulated-2,multihost-2",
-                        help=f"comma separated, of: {', '.join(LAUNCHES)}")
+                        help="without --hybrid: comma separated <path>-<ranks>[x<threads>]")
     parser.add_argument("--rounds", type=int, default=15, help="rounds per job (the goals' statistic is over them)")
     parser.add_argument("--iterations", type=int, default=10, help="iterations per round")
     add_driver_options(parser, "cfdproxy", repeats=1, seconds=0, seconds_help="unused (rounds x iterations set "
                        "the length)", timeout=900, timeout_help="seconds per job")
     opts = parser.parse_args()
-    if opts.report:
-        return 0 if report(Path(opts.report)) else 1
     if opts.quick:
         opts.mesh, opts.rounds, opts.iterations = "generated:20000", 3, 2
     if opts.repeats < 1 or opts.rounds < 1 or opts.iterations < 1:
         sys.exit("run_cfdproxy_bench: --repeats, --rounds and --iterations must be at least 1")
-    opts.variant_list = [v for v in opts.variants.split(",") if v]
-    if any(v not in VARIANTS for v in opts.variant_list) or not opts.variant_list:
-        sys.exit(f"run_cfdproxy_bench: --variants takes some of {', '.join(VARIANTS)}, got {opts.variants!r}")
-    launches = chosen_launches("run_cfdproxy_bench", opts.launches, LAUNCHES, opts.mpi)
-    program = Path(opts.build_dir) / "apps" / "cfdproxy" / "gw-cfdproxy"
-    if not program.exists() and not opts.dry_run:
-        sys.exit(f"run_cfdproxy_bench: {program} does not exist; build it first "
-                 f"(cmake --build {opts.build_dir} --target gw-cfdproxy)")
+    return opts
 
+
+def main() -> int:
+    opts = options()
+    if opts.report:
+        return 0 if report(Path(opts.report)) else 1
+    jobs = plan_jobs(opts)
+    missing = sorted({str(program(opts, build)) for build, _, _ in jobs if not program(opts, build).exists()})
+    if missing and not opts.dry_run:
+        sys.exit(f"run_cfdproxy_bench: {', '.join(missing)} missing; build it first (scripts/setup builds both "
+                 "trees; or cmake --build <tree> --target gw-cfdproxy)")
     out_dir = results_dir(opts, "cfdproxy")
     out_dir.mkdir(parents=True, exist_ok=True)
-    meta = new_meta(launches=launches, mesh=opts.mesh, init=opts.init, rounds=opts.rounds,
-                    iterations=opts.iterations, repeats=opts.repeats)
+    meta = new_meta(jobs=[f"{label(b, launch)}: {','.join(v)}" for b, launch, v in jobs], mesh=opts.mesh,
+                    init=opts.init, rounds=opts.rounds, iterations=opts.iterations, repeats=opts.repeats)
     announce("run_cfdproxy_bench", out_dir, meta)
-    failures = []
-    total, done = opts.repeats * len(launches), 0
+    failures, total, done = [], opts.repeats * len(jobs), 0
     with open(out_dir / "cfdproxy.jsonl", "a") as jsonl, open(out_dir / "cfdproxy.log", "a") as log:
         for repeat in range(opts.repeats):
-            for launch in launches:
-                records = run_one(launch, opts, log, repeat)
+            for build, launch, variants in jobs:
+                records = run_one(opts, build, launch, variants, log, repeat)
                 done += 1
                 if records is None:
                     if not opts.dry_run:
-                        failures.append(launch)
+                        failures.append(label(build, launch))
                     continue
                 for record in records:
                     jsonl.write(json.dumps(record, separators=(",", ":")) + "\n")
                 jsonl.flush()
                 times = "  ".join(f"{r['variant']} {r['time_per_iteration_s'] * 1e3:.3f}" for r in records)
-                print(f"[{done}/{total}] {launch}: ms per iteration {times}", flush=True)
+                print(f"[{done}/{total}] {label(build, launch)}: ms per iteration {times}", flush=True)
     if opts.dry_run:
         return 0
     finish_meta(meta, out_dir, failures)

@@ -1,12 +1,17 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# gw-cfdproxy tests (included by tests/cfdproxy/CMakeLists.txt). Every run goes through
-# gw_add_mpi_test (scripts/launch), checks its ghosts against their owners bit for bit
-# (--check-ghosts: exit 1 otherwise) and writes its checksums with --output into results/; a
-# group's check (check_cfdproxy.py) runs after the group's runs (a CTest fixture):
-#   golden.*  the original 48-domain partition (48 ranks, and whole domains on 1 and 4 ranks)
-#             against the reference code's checksums (needs ../shared; skipped otherwise)
+# gw-cfdproxy tests (included by tests/cfdproxy/CMakeLists.txt). Every run goes through scripts/launch
+# (gw_add_mpi_test, or with --threads T for the threaded runs), checks its ghosts against their
+# owners bit for bit (--check-ghosts: exit 1 otherwise) and writes its checksums with --output into
+# results/; a group's check (check_cfdproxy.py) runs after the group's runs (a CTest fixture):
+#   golden.*  the original 48-domain partition (48 ranks, and whole domains on 1 and 4 ranks, and 4
+#             ranks x 2 threads) against the reference code's checksums (needs ../shared; skipped
+#             otherwise); the threaded run bit for bit equal to the 4 x 1 run
 #   metis.*   METIS partitions at 1, 2, 3, 4, 8 ranks, emulated nodes and two hosts, gw and mpi in
 #             one job, --init one and hash: the same owned-point checksums, and the flux telescopes
+#   threads.* ranks x threads 1x1, 1x2, 1x4 | 2x1, 2x2 on one node, emulated nodes and two hosts |
+#             4x1, every variant of the build (mpi-partitioned with MPICH) and commfree, --init hash,
+#             on a generated mesh and on the F6 mesh: every checksum bit for bit the one-thread run's
+#             at the same rank count, and across rank counts the metis checks
 #   usage.*   bad input: a clear message and a non-zero exit, no hang
 # Without the DLR-F6 data the metis and usage groups run on a generated mesh.
 find_package(Python3 COMPONENTS Interpreter)
@@ -28,9 +33,30 @@ else()
   set(cfdproxy_mesh generated:30000)
 endif()
 
-# cfdproxy_run(GROUP g NAME n RANKS r [PATH p] [RPN k] ARGS ...): one run in group g.
+# cfdproxy_threads_test(NAME n RANKS r THREADS t PATH p [RPN k] COMMAND ...): gw_add_mpi_test's
+# launch (its rules: multihost needs Open MPI, MPICH runs what fits on the cores) with scripts/launch
+# --threads t, which sets OMP_NUM_THREADS, unbinds the ranks and makes MPI yield when ranks x
+# threads exceed the cores.
+function(cfdproxy_threads_test)
+  cmake_parse_arguments(T "" "NAME;RANKS;THREADS;PATH;RPN" "COMMAND" ${ARGN})
+  cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
+  if((T_PATH STREQUAL "multihost" AND NOT GHOSTWIRE_MPI_FLAVOR STREQUAL "openmpi") OR
+     (GHOSTWIRE_MPI_FLAVOR STREQUAL "mpich" AND T_RANKS GREATER cores))
+    return()
+  endif()
+  set(launch ${GHOSTWIRE_LAUNCH} --mpi ${GHOSTWIRE_MPI_FLAVOR} --path ${T_PATH} -n ${T_RANKS} --threads ${T_THREADS}
+             --timeout 180)
+  if(T_RPN)
+    list(APPEND launch --rpn ${T_RPN})
+  endif()
+  add_test(NAME ${T_NAME} COMMAND ${launch} -- ${T_COMMAND})
+  set_tests_properties(${T_NAME} PROPERTIES LABELS "mpi;${T_PATH};cfdproxy;threads" TIMEOUT 180 PROCESSORS 2
+                       ENVIRONMENT "GHOSTWIRE_TIMEOUT=120")
+endfunction()
+
+# cfdproxy_run(GROUP g NAME n RANKS r [THREADS t] [PATH p] [RPN k] ARGS ...): one run in group g.
 function(cfdproxy_run)
-  cmake_parse_arguments(R "" "GROUP;NAME;RANKS;PATH;RPN" "ARGS" ${ARGN})
+  cmake_parse_arguments(R "" "GROUP;NAME;RANKS;THREADS;PATH;RPN" "ARGS" ${ARGN})
   if(NOT R_PATH)
     set(R_PATH intra)
   endif()
@@ -40,24 +66,54 @@ function(cfdproxy_run)
   endif()
   set(test cfdproxy.${R_GROUP}.${R_NAME})
   set(file ${cfdproxy_results}/${R_GROUP}.${R_NAME}.txt)
-  gw_add_mpi_test(NAME ${test} RANKS ${R_RANKS} PATH ${R_PATH} ${rpn} TIMEOUT 180 LABELS cfdproxy
-                  COMMAND ${cfdproxy} --check-ghosts --output ${file} ${R_ARGS})
+  if(R_THREADS)
+    cfdproxy_threads_test(NAME ${test} RANKS ${R_RANKS} THREADS ${R_THREADS} PATH ${R_PATH} ${rpn}
+                          COMMAND ${cfdproxy} --threads ${R_THREADS} --check-ghosts --output ${file} ${R_ARGS})
+  else()
+    gw_add_mpi_test(NAME ${test} RANKS ${R_RANKS} PATH ${R_PATH} ${rpn} TIMEOUT 180 LABELS cfdproxy
+                    COMMAND ${cfdproxy} --check-ghosts --output ${file} ${R_ARGS})
+  endif()
   if(TEST ${test})  # multihost needs Open MPI; MPICH runs what fits on the cores
     set_tests_properties(${test} PROPERTIES FIXTURES_SETUP cfdproxy.${R_GROUP})
     set_property(GLOBAL APPEND PROPERTY cfdproxy_files_${R_GROUP} ${file})
   endif()
 endfunction()
 
-# cfdproxy_check(GROUP g NAME n MODE m [OPTIONS ...]): a check of group g's files after its runs.
+# cfdproxy_check(GROUP g NAME n MODE m [OPTIONS ...] [ALSO g2 ...]): a check of group g's files
+# (and groups g2...'s) after their runs.
 function(cfdproxy_check)
-  cmake_parse_arguments(C "" "GROUP;NAME;MODE" "OPTIONS" ${ARGN})
-  get_property(files GLOBAL PROPERTY cfdproxy_files_${C_GROUP})
+  cmake_parse_arguments(C "" "GROUP;NAME;MODE" "OPTIONS;ALSO" ${ARGN})
+  set(files)
+  set(fixtures)
+  foreach(group IN ITEMS ${C_GROUP} ${C_ALSO})
+    get_property(group_files GLOBAL PROPERTY cfdproxy_files_${group})
+    if(group_files)
+      list(APPEND files ${group_files})
+      list(APPEND fixtures cfdproxy.${group})
+    endif()
+  endforeach()
   if(NOT files)
     return()
   endif()
   add_test(NAME cfdproxy.${C_GROUP}.${C_NAME} COMMAND ${cfdproxy_check} ${C_MODE} ${C_OPTIONS} ${files})
-  set_tests_properties(cfdproxy.${C_GROUP}.${C_NAME} PROPERTIES FIXTURES_REQUIRED cfdproxy.${C_GROUP}
-                       LABELS cfdproxy)
+  set_tests_properties(cfdproxy.${C_GROUP}.${C_NAME} PROPERTIES FIXTURES_REQUIRED "${fixtures}" LABELS cfdproxy)
+endfunction()
+
+# cfdproxy_equal(GROUP g BASE name): every run of group g but `name` bit for bit equal to run `name`.
+function(cfdproxy_equal)
+  cmake_parse_arguments(E "" "GROUP;BASE" "" ${ARGN})
+  get_property(files GLOBAL PROPERTY cfdproxy_files_${E_GROUP})
+  set(base ${cfdproxy_results}/${E_GROUP}.${E_BASE}.txt)
+  if(NOT base IN_LIST files)
+    return()
+  endif()
+  list(REMOVE_ITEM files ${base})
+  if(NOT files)
+    return()
+  endif()
+  add_test(NAME cfdproxy.${E_GROUP}.equal COMMAND ${cfdproxy_check} equal --base ${base} ${files})
+  set_tests_properties(cfdproxy.${E_GROUP}.equal PROPERTIES FIXTURES_REQUIRED cfdproxy.${E_GROUP}
+                       LABELS "cfdproxy;threads")
 endfunction()
 
 set(reference ${CMAKE_CURRENT_SOURCE_DIR}/reference_checksums.txt)
@@ -70,7 +126,14 @@ if(IS_DIRECTORY ${cfdproxy_f6})
     cfdproxy_run(GROUP golden NAME original.${n} RANKS ${n}
                  ARGS --mesh ${cfdproxy_f6} --partition original --init one --iterations 2 --variant gw,mpi)
   endforeach()
+  cfdproxy_run(GROUP golden NAME original.4x2 RANKS 4 THREADS 2
+               ARGS --mesh ${cfdproxy_f6} --partition original --init one --iterations 2 --variant gw,mpi)
   cfdproxy_check(GROUP golden NAME check MODE expect OPTIONS --values ${reference})
+  if(TEST cfdproxy.golden.original.4x2)
+    add_test(NAME cfdproxy.golden.threads COMMAND ${cfdproxy_check} equal --base
+             ${cfdproxy_results}/golden.original.4.txt ${cfdproxy_results}/golden.original.4x2.txt)
+    set_tests_properties(cfdproxy.golden.threads PROPERTIES FIXTURES_REQUIRED cfdproxy.golden LABELS "cfdproxy;threads")
+  endif()
 endif()
 
 foreach(init IN ITEMS one hash)
@@ -87,18 +150,54 @@ endforeach()
 if(IS_DIRECTORY ${cfdproxy_f6})
   cfdproxy_check(GROUP metis_one NAME reference MODE expect OPTIONS --values ${reference})
 endif()
+# Threads: per mesh, groups by rank count; within a group every run equals the one-thread run bit for
+# bit (whatever the path: the partition and the sums are the same), and across the groups the metis
+# checks hold. The generated mesh is small (fast); the F6 one skips the emulated 2x1 and multihost 2x1.
+set(cfdproxy_thread_variants gw,mpi,commfree)
+if(GHOSTWIRE_MPI_FLAVOR STREQUAL "mpich")
+  set(cfdproxy_thread_variants gw,mpi,mpi-partitioned,commfree)
+endif()
+set(cfdproxy_thread_meshes gen generated:20000)
+if(IS_DIRECTORY ${cfdproxy_f6})
+  list(APPEND cfdproxy_thread_meshes f6 ${cfdproxy_f6})
+endif()
+while(cfdproxy_thread_meshes)
+  list(POP_FRONT cfdproxy_thread_meshes tag mesh)
+  set(args --mesh ${mesh} --partition metis --init hash --iterations 2 --variant ${cfdproxy_thread_variants})
+  foreach(threads IN ITEMS 1 2 4)
+    cfdproxy_run(GROUP threads_${tag}_1 NAME intra.1x${threads} RANKS 1 THREADS ${threads} ARGS ${args})
+  endforeach()
+  foreach(path IN ITEMS intra emulated multihost)
+    foreach(threads IN ITEMS 1 2)
+      if(tag STREQUAL "f6" AND threads EQUAL 1 AND NOT path STREQUAL "intra")
+        continue()
+      endif()
+      set(rpn)
+      if(path STREQUAL "emulated")
+        set(rpn RPN 1)
+      endif()
+      cfdproxy_run(GROUP threads_${tag}_2 NAME ${path}.2x${threads} RANKS 2 THREADS ${threads} PATH ${path} ${rpn}
+                   ARGS ${args})
+    endforeach()
+  endforeach()
+  cfdproxy_run(GROUP threads_${tag}_4 NAME intra.4x1 RANKS 4 THREADS 1 ARGS ${args})
+  cfdproxy_equal(GROUP threads_${tag}_1 BASE intra.1x1)
+  cfdproxy_equal(GROUP threads_${tag}_2 BASE intra.2x1)
+  cfdproxy_check(GROUP threads_${tag}_1 NAME agree MODE agree ALSO threads_${tag}_2 threads_${tag}_4)
+endwhile()
+
 cfdproxy_run(GROUP commfree NAME intra.2 RANKS 2
              ARGS --mesh ${cfdproxy_mesh} --init hash --iterations 1 --variant commfree)
 cfdproxy_check(GROUP commfree NAME check MODE commfree)
 
-# cfdproxy_usage(NAME n RANKS r REGEX re ARGS ...): the message must match, and (a second test) the
-# run must fail: CTest cannot check output and exit status in one test.
+# cfdproxy_usage(NAME n RANKS r REGEX re [ENV var=value...] ARGS ...): the message must match, and (a
+# second test) the run must fail: CTest cannot check output and exit status in one test.
 function(cfdproxy_usage)
-  cmake_parse_arguments(U "" "NAME;RANKS;REGEX" "ARGS" ${ARGN})
+  cmake_parse_arguments(U "" "NAME;RANKS;REGEX" "ARGS;ENV" ${ARGN})
   gw_add_mpi_test(NAME cfdproxy.usage.${U_NAME} RANKS ${U_RANKS} TIMEOUT 60 LABELS cfdproxy PASS_REGEX "${U_REGEX}"
-                  COMMAND ${cfdproxy} ${U_ARGS})
+                  ENV ${U_ENV} COMMAND ${cfdproxy} ${U_ARGS})
   gw_add_mpi_test(NAME cfdproxy.usage.${U_NAME}.fails RANKS ${U_RANKS} TIMEOUT 60 LABELS cfdproxy
-                  COMMAND ${cfdproxy} ${U_ARGS})
+                  ENV ${U_ENV} COMMAND ${cfdproxy} ${U_ARGS})
   if(TEST cfdproxy.usage.${U_NAME}.fails)
     set_tests_properties(cfdproxy.usage.${U_NAME}.fails PROPERTIES WILL_FAIL TRUE)
   endif()
@@ -112,6 +211,13 @@ cfdproxy_usage(NAME variant RANKS 1 ARGS --variant gw,nope REGEX "--variant: unk
 cfdproxy_usage(NAME init RANKS 1 ARGS --init zero REGEX "--init: expected one or hash, got 'zero'")
 cfdproxy_usage(NAME iterations RANKS 1 ARGS --iterations 0 REGEX "--iterations: expected an integer >= 1, got '0'")
 cfdproxy_usage(NAME unknown_option RANKS 1 ARGS --bogus REGEX "unknown option '--bogus'")
+cfdproxy_usage(NAME threads RANKS 1 ARGS --threads 0 REGEX "--threads: expected an integer >= 1, got '0'")
+cfdproxy_usage(NAME omp_num_threads RANKS 1 ENV OMP_NUM_THREADS=many ARGS --mesh generated:2000
+               REGEX "OMP_NUM_THREADS: expected a thread count >= 1, got 'many'")
+if(NOT GHOSTWIRE_MPI_FLAVOR STREQUAL "mpich")
+  cfdproxy_usage(NAME partitioned_needs_mpi4 RANKS 1 ARGS --variant gw,mpi-partitioned
+                 REGEX "--variant: mpi-partitioned needs MPI-4 partitioned communication.*MPICH build")
+endif()
 if(IS_DIRECTORY ${cfdproxy_f6})
   # A copy of the data with one domain file cut short (links to the others).
   set(truncated ${CMAKE_CURRENT_BINARY_DIR}/truncated-mesh)

@@ -12,6 +12,10 @@ variant) after the runs of a test group.
       below 1e-12 (a stale or misplaced ghost breaks it).
   check_cfdproxy.py commfree RESULT...
       commfree does not telescope (ratio above 1e-6): the check above can fail.
+  check_cfdproxy.py equal --base FILE RESULT...
+      bit for bit: every variant of every RESULT has exactly the checksums (all of them, halo sums
+      included) of the same variant in FILE, and in FILE every exchanging variant has those of the
+      first (runs of one partition at other thread counts, or on other paths, must not differ).
 """
 import argparse
 import json
@@ -100,6 +104,30 @@ def commfree(args):
     return failures, "commfree does not telescope"
 
 
+def equal(args):
+    base = {r["variant"]: r["checksums"] for r in read(args.base)}
+    exchanging = [v for v in base if v != "commfree"]
+    failures = []
+
+    def compare(what, checksums, expected, against):
+        for name, value in expected.items():
+            if checksums.get(name) != value:
+                failures.append(f"{what}: {name} {checksums.get(name)!r}, but {against} has {value!r}")
+
+    for v in exchanging[1:]:
+        compare(f"{args.base} {v}", base[v], base[exchanging[0]], f"{exchanging[0]} in the same file")
+    compared = 0
+    for path in args.results:
+        for record in read(path):
+            if record["variant"] not in base:
+                failures.append(f"{path}: variant {record['variant']} is not in {args.base}")
+                continue
+            compare(f"{path} {record['variant']} ({record.get('ranks')} ranks x {record.get('threads')} threads)",
+                    record["checksums"], base[record["variant"]], args.base)
+            compared += 1
+    return failures, f"{compared} result(s) in {len(args.results)} file(s) equal to {args.base} bit for bit"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="mode", required=True)
@@ -113,8 +141,11 @@ def main():
     a.add_argument("results", nargs="+")
     c = sub.add_parser("commfree")
     c.add_argument("results", nargs="+")
+    q = sub.add_parser("equal")
+    q.add_argument("--base", required=True)
+    q.add_argument("results", nargs="+")
     args = parser.parse_args()
-    failures, summary = {"expect": expect, "agree": agree, "commfree": commfree}[args.mode](args)
+    failures, summary = {"expect": expect, "agree": agree, "commfree": commfree, "equal": equal}[args.mode](args)
     if failures:
         print("\n".join(failures))
         return 1

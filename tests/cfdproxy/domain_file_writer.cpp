@@ -27,7 +27,8 @@ void write_domain_file(const std::filesystem::path& path, const DomainFileConten
   // A dimension of length 0 would be the record dimension; the grids here never need one.
   const std::map<std::string, std::size_t> lengths = {
       {"two", 2}, {"three", 3}, {"ndomains", contents.ndomains}, {"nfaces", contents.faces.size()},
-      {"nownpoints", contents.owned}, {"naddpoints", halo}, {"nallpoints", all}};
+      {"nownpoints", contents.owned}, {"naddpoints", halo}, {"nallpoints", all},
+      {"ncolors", contents.colour_sizes.size()}};
   std::map<std::string, int> dimension;
   for (const auto& [name, length] : lengths) {
     if (!wanted(name) || length == 0) continue;
@@ -50,6 +51,9 @@ void write_domain_file(const std::filesystem::path& path, const DomainFileConten
   const int pvolume = define("pvolume", NC_DOUBLE, {"nallpoints"});
   const int owner = halo > 0 ? define("addpoint_owner", NC_INT, {"naddpoints"}) : -1;
   const int index = halo > 0 ? define("addpoint_idx", NC_INT, {"naddpoints"}) : -1;
+  const bool coloured = !contents.colour_sizes.empty();
+  const int colour_sizes = coloured ? define("fcolor_npoints", NC_INT, {"ncolors"}) : -1;
+  const int colour_points = coloured ? define("fcolor_points", NC_INT, {"nallpoints"}) : -1;
   if (contents.this_domain) {
     check(nc_put_att_int(file, NC_GLOBAL, "thisdomain", NC_INT, 1, &*contents.this_domain), path, "thisdomain");
   }
@@ -68,6 +72,12 @@ void write_domain_file(const std::filesystem::path& path, const DomainFileConten
   }
   if (owner >= 0) check(nc_put_var_int(file, owner, contents.halo_owner.data()), path, "addpoint_owner");
   if (index >= 0) check(nc_put_var_int(file, index, contents.halo_index.data()), path, "addpoint_idx");
+  if (colour_sizes >= 0) check(nc_put_var_int(file, colour_sizes, contents.colour_sizes.data()), path, "fcolor_npoints");
+  if (colour_points >= 0) {
+    std::vector<int> points = contents.colour_points;
+    points.resize(all, 0);
+    check(nc_put_var_int(file, colour_points, points.data()), path, "fcolor_points");
+  }
   check(nc_close(file), path, "nc_close");
 }
 

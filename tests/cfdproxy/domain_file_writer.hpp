@@ -20,6 +20,8 @@ struct DomainFileContents {
   std::vector<std::array<int, 2>> faces;         // fpoint, local ids
   std::vector<std::array<double, 3>> normals;    // fnormal
   std::vector<double> volumes;                   // pvolume, owned then halo
+  std::vector<int> colour_sizes;                 // fcolor_npoints (ncolors = its size; none if empty)
+  std::vector<int> colour_points;                // fcolor_points (nallpoints of them)
   std::optional<int> this_domain;                // global attribute thisdomain, if set
   std::optional<std::size_t> all_points;         // nallpoints if not owned + halo (a broken file)
   std::set<std::string> left_out;                // dimensions or variables not to write
