@@ -39,6 +39,8 @@ class MpiPartitioned final : public PartitionedExchange {
  private:
   void loop(int thread, int threads, long first, long count) override {
     for (long it = first; it < first + count; ++it) {
+      // Every thread is done with the last iteration's partitions before the requests restart.
+#pragma omp barrier
 #pragma omp single
       {
         if (it > first) finish();
@@ -58,6 +60,7 @@ class MpiPartitioned final : public PartitionedExchange {
         check(receive_.data(), k, it);
       }
     }
+#pragma omp barrier
 #pragma omp single
     finish();
   }

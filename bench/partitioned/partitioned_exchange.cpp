@@ -24,7 +24,13 @@ std::string host_name() {
   return name;
 }
 
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+// The library's first line, with tabs (MPICH's "Version:\t4.0.2") as spaces: it goes into JSON.
+std::string first_line(const std::string& text) {
+  std::string line = text.substr(0, text.find('\n'));
+  for (char& c : line)
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  return line;
+}
 
 double value(int rank, long iteration, std::size_t element) {
   return 1e7 * static_cast<double>(iteration + 1) + 1e6 * rank + static_cast<double>(element % 1000000);
