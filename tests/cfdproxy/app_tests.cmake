@@ -33,25 +33,27 @@ else()
   set(cfdproxy_mesh generated:30000)
 endif()
 
-# cfdproxy_threads_test(NAME n RANKS r THREADS t PATH p [RPN k] COMMAND ...): gw_add_mpi_test's
-# launch (its rules: multihost needs Open MPI, MPICH runs what fits on the cores) with scripts/launch
-# --threads t, which sets OMP_NUM_THREADS, unbinds the ranks and makes MPI yield when ranks x
-# threads exceed the cores.
+# cfdproxy_threads_test(NAME n RANKS r THREADS t PATH p [RPN k] COMMAND ...): gw_add_mpi_test with
+# THREADS (scripts/launch --threads t sets OMP_NUM_THREADS, unbinds the ranks and makes MPI and
+# OpenMP yield when ranks x threads exceed the cores); MPICH runs every case whose ranks fit on the
+# cores, whatever their threads.
 function(cfdproxy_threads_test)
   cmake_parse_arguments(T "" "NAME;RANKS;THREADS;PATH;RPN" "COMMAND" ${ARGN})
   cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
-  if((T_PATH STREQUAL "multihost" AND NOT GHOSTWIRE_MPI_FLAVOR STREQUAL "openmpi") OR
-     (GHOSTWIRE_MPI_FLAVOR STREQUAL "mpich" AND T_RANKS GREATER cores))
+  if(GHOSTWIRE_MPI_FLAVOR STREQUAL "mpich" AND T_RANKS GREATER cores)
     return()
   endif()
-  set(launch ${GHOSTWIRE_LAUNCH} --mpi ${GHOSTWIRE_MPI_FLAVOR} --path ${T_PATH} -n ${T_RANKS} --threads ${T_THREADS}
-             --timeout 180)
+  set(rpn)
   if(T_RPN)
-    list(APPEND launch --rpn ${T_RPN})
+    set(rpn RPN ${T_RPN})
   endif()
-  add_test(NAME ${T_NAME} COMMAND ${launch} -- ${T_COMMAND})
-  set_tests_properties(${T_NAME} PROPERTIES LABELS "mpi;${T_PATH};cfdproxy;threads" TIMEOUT 180 PROCESSORS 2
-                       ENVIRONMENT "GHOSTWIRE_TIMEOUT=120")
+  # The thread-sanitizer leg (scripts/test --sanitize-threads) runs the generated mesh at 2x2.
+  set(labels cfdproxy threads)
+  if(T_NAME MATCHES "threads_gen_2\\.(intra|emulated)\\.2x2$")
+    list(APPEND labels sanitize-threads)
+  endif()
+  gw_add_mpi_test(NAME ${T_NAME} RANKS ${T_RANKS} THREADS ${T_THREADS} PATH ${T_PATH} ${rpn} TIMEOUT 180
+                  MPICH_OVERSUBSCRIBE LABELS ${labels} COMMAND ${T_COMMAND})
 endfunction()
 
 # cfdproxy_run(GROUP g NAME n RANKS r [THREADS t] [PATH p] [RPN k] ARGS ...): one run in group g.
