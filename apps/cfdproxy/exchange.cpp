@@ -34,13 +34,4 @@ std::unique_ptr<Exchange> make_exchange(const std::string& variant, const Exchan
   return registered->factory(context);
 }
 
-std::string unavailable_variant(const std::string& variant) {
-  if (variant == "mpi-partitioned" && !ExchangeRegistry::instance().find(variant))
-    return "mpi-partitioned needs MPI-4 partitioned communication (MPI_Psend_init, MPI_Pready, MPI_Parrived), "
-           "which the MPI of this build lacks (it reports MPI " + std::to_string(MPI_VERSION) + "." +
-           std::to_string(MPI_SUBVERSION) + "; Open MPI 4.1 has none); run the MPICH build's gw-cfdproxy "
-           "(build-mpich/apps/cfdproxy/gw-cfdproxy, scripts/launch --mpi mpich)";
-  return "";
-}
-
 }  // namespace cfdproxy

@@ -4,6 +4,8 @@
 // the job before the mesh is read.
 #include "options.hpp"
 
+#include <mpi.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
@@ -64,6 +66,16 @@ std::vector<std::string> every_variant() {
 }
 
 }  // namespace
+
+// Here rather than in exchange.cpp: the options fuzzer links this file without the exchanges.
+std::string unavailable_variant(const std::string& variant) {
+  if (variant == "mpi-partitioned" && !ExchangeRegistry::instance().find(variant))
+    return "mpi-partitioned needs MPI-4 partitioned communication (MPI_Psend_init, MPI_Pready, MPI_Parrived), "
+           "which the MPI of this build lacks (it reports MPI " + std::to_string(MPI_VERSION) + "." +
+           std::to_string(MPI_SUBVERSION) + "; Open MPI 4.1 has none); run the MPICH build's gw-cfdproxy "
+           "(build-mpich/apps/cfdproxy/gw-cfdproxy, scripts/launch --mpi mpich)";
+  return "";
+}
 
 const char* partition_name(PartitionKind kind) { return kind == PartitionKind::original ? "original" : "metis"; }
 const char* init_name(InitialField init) { return init == InitialField::one ? "one" : "hash"; }

@@ -3,6 +3,8 @@
 // until the peer has taken its partitions' last message, fills them, marks them ready (pready), and
 // receives its partitions from the peer (parrived). No thread waits for another: there is no start,
 // no wait for the whole message, no barrier.
+#include <string>
+
 #include "ghostwire/plan.hpp"
 #include "ghostwire/segment.hpp"
 #include "partitioned_exchange.hpp"
@@ -12,11 +14,11 @@ namespace {
 
 class GwExchange final : public PartitionedExchange {
  public:
-  GwExchange(const Setup& setup, std::size_t bytes, std::size_t partitions)
+  GwExchange(const Setup& setup, ghostwire::World& world, std::size_t bytes, std::size_t partitions)
       : PartitionedExchange(setup, bytes, partitions),
-        send_(*setup.world, bytes),
-        receive_(*setup.world, bytes),
-        plan_(*setup.world, {setup.peer}, 1) {
+        send_(world, bytes),
+        receive_(world, bytes),
+        plan_(world, {setup.peer}, 1) {
     const ghostwire::Region out = plan_.add_memory(send_, sizeof(double));
     const ghostwire::Region in = plan_.add_memory(receive_, sizeof(double));
     const std::size_t count = bytes / sizeof(double);
@@ -51,8 +53,11 @@ class GwExchange final : public PartitionedExchange {
 
 }  // namespace
 
-std::unique_ptr<PartitionedExchange> make_gw_exchange(const Setup& setup, std::size_t bytes, std::size_t partitions) {
-  return std::make_unique<GwExchange>(setup, bytes, partitions);
+// `mode`: gw (the World's automatic choice), gw-separate or gw-combined.
+std::unique_ptr<PartitionedExchange> make_gw_exchange(const std::string& mode, const Setup& setup, std::size_t bytes,
+                                                      std::size_t partitions) {
+  ghostwire::World& world = mode == "gw-separate" ? *setup.separate : mode == "gw-combined" ? *setup.combined : *setup.world;
+  return std::make_unique<GwExchange>(setup, world, bytes, partitions);
 }
 
 }  // namespace gwpart

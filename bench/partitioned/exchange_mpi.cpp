@@ -111,11 +111,12 @@ class MpiIsend final : public PartitionedExchange {
 
 }  // namespace
 
-std::unique_ptr<PartitionedExchange> make_gw_exchange(const Setup& setup, std::size_t bytes, std::size_t partitions);
+std::unique_ptr<PartitionedExchange> make_gw_exchange(const std::string& mode, const Setup& setup, std::size_t bytes,
+                                                      std::size_t partitions);
 
 std::unique_ptr<PartitionedExchange> make_exchange(const std::string& name, const Setup& setup, std::size_t bytes,
                                                    std::size_t partitions) {
-  if (name == "gw") return make_gw_exchange(setup, bytes, partitions);
+  if (name.rfind("gw", 0) == 0) return make_gw_exchange(name, setup, bytes, partitions);
 #ifdef GWPART_HAVE_MPI_PARTITIONED
   if (name == "mpi-partitioned") return std::make_unique<MpiPartitioned>(setup, bytes, partitions);
 #endif

@@ -61,8 +61,9 @@ const char* const help =
     "usage: gw-partitioned-bench [--sizes LIST] [--partitions LIST] [--impls LIST] [--repeats N] [--min-time S]\n"
     "  Two ranks exchange a message of each size (bytes, K/M allowed) in each number of partitions, both ways;\n"
     "  OMP_NUM_THREADS threads per rank share the partitions (scripts/launch --threads T).\n"
-    "  --impls: gw, mpi-partitioned (MPI-4: MPICH), mpi-isend (one message per partition); default all\n"
-    "           this MPI provides. --repeats: interleaved repetitions (default 7). --min-time: seconds per\n"
+    "  --impls: gw, mpi-partitioned (MPI-4: MPICH), mpi-isend (one message per partition), gw-separate and\n"
+    "           gw-combined (between nodes: partitions one by one, or in one message); default all this MPI\n"
+    "           provides. --repeats: interleaved repetitions (default 7). --min-time: seconds per\n"
     "           measurement (default 0.05).\n"
     "  Prints a table, one JSON line per (size, partitions, impl) with the median, and paired ratios.\n";
 

@@ -47,6 +47,10 @@ Setup make_setup() {
   settings.thread_level = ghostwire::ThreadLevel::multiple;
   settings.threads_per_rank = s.threads;
   s.world = std::make_shared<ghostwire::World>(MPI_COMM_WORLD, settings);
+  settings.partition_messages = ghostwire::PartitionMessages::separate;
+  s.separate = std::make_shared<ghostwire::World>(MPI_COMM_WORLD, settings);
+  settings.partition_messages = ghostwire::PartitionMessages::combined;
+  s.combined = std::make_shared<ghostwire::World>(MPI_COMM_WORLD, settings);
   char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
   int length = 0;
   MPI_Get_library_version(version, &length);
@@ -61,9 +65,9 @@ Setup make_setup() {
 
 std::vector<std::string> available_implementations() {
 #ifdef GWPART_HAVE_MPI_PARTITIONED
-  return {"gw", "mpi-partitioned", "mpi-isend"};
+  return {"gw", "mpi-partitioned", "mpi-isend", "gw-separate", "gw-combined"};
 #else
-  return {"gw", "mpi-isend"};
+  return {"gw", "mpi-isend", "gw-separate", "gw-combined"};
 #endif
 }
 

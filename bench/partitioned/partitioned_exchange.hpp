@@ -23,6 +23,8 @@ struct Setup {
   int rank = 0, peer = 1, threads = 1;
   std::string path, mpi;
   std::shared_ptr<ghostwire::World> world;  // at MPI's thread level (MPI_THREAD_MULTIPLE asked for)
+  // The same with partitions between nodes forced one way (impls gw-separate, gw-combined).
+  std::shared_ptr<ghostwire::World> separate, combined;
 };
 Setup make_setup();  // collective
 

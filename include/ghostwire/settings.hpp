@@ -15,6 +15,7 @@
 //   GHOSTWIRE_TAG_LIMIT=n        the largest MPI tag plans may use (default: MPI_TAG_UB)
 //   GHOSTWIRE_THREAD_LEVEL=single|funneled|serialized|multiple   what a World that initialises MPI asks for
 //   GHOSTWIRE_THREADS=n          threads per rank (default: OMP_NUM_THREADS, else 1), for the wait policy
+//   GHOSTWIRE_PARTITIONS=auto|separate|combined   how a partitioned message travels between nodes
 #pragma once
 
 #include <string>
@@ -37,6 +38,12 @@ enum class IntraPath { automatic, in_place, staged, pushed };
 
 // MPI's thread levels (MPI_THREAD_SINGLE ... MPI_THREAD_MULTIPLE), in the same order.
 enum class ThreadLevel { single, funneled, serialized, multiple };
+// How a message cut into partitions (Plan::partition_send) travels between nodes: each partition as
+// a message of its own as soon as it is ready (`separate`), or all in one message once the last is
+// ready (`combined`); `automatic` combines partitions smaller than 128 KiB unless threads outnumber
+// the cores on some machine of the job, where one message measured faster (docs/BENCHMARKS.md, "Partitioned messages").
+// Between node peers partitions are always separate: each costs a counter store.
+enum class PartitionMessages { automatic, separate, combined };
 
 const char* transport_name(Transport transport) noexcept;
 // "MPI_THREAD_FUNNELED" and so on.
@@ -66,6 +73,7 @@ struct Settings {
   // cores, every wait gives its core away early. 0 counts as 1; from_environment() takes
   // GHOSTWIRE_THREADS, else OpenMP's OMP_NUM_THREADS.
   int threads_per_rank = 0;
+  PartitionMessages partition_messages = PartitionMessages::automatic;
 
   // Reads the GHOSTWIRE_* variables; a malformed value throws Error(invalid_argument) naming it.
   static Settings from_environment();

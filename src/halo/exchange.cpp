@@ -3,6 +3,7 @@
 #include "halo/exchange.hpp"
 
 #include "ghostwire/error.hpp"
+#include "halo/combined_partitions.hpp"
 #include "halo/path_dispatch.hpp"
 #include "runtime/wait.hpp"
 
@@ -90,7 +91,8 @@ std::uint32_t whole_sequence(PlanState& p, ReceiveSlot& first, Scope scope) {
 
 }  // namespace
 
-void send(PlanState& p, SendSlot& slot, const char* call, Scope scope) {
+void send(PlanState& p, SendSlot& slot, const char* call, Scope scope, Post how) {
+  refuse_if_readied(p, slot, call);
   progress_pushes(p);
   for_each_part(p.sends, slot, scope, [&](SendSlot& part) {
     if (part.deferred) wait_acknowledged(p, part);
@@ -102,8 +104,8 @@ void send(PlanState& p, SendSlot& slot, const char* call, Scope scope) {
                              not_acknowledged_hint(part));
   });
   for_each_part(p.sends, slot, scope, [&](SendSlot& part) {
-    post(p, part, Post::by_send);
-    part.deferred = false;
+    post(p, part, how);
+    part.deferred = how == Post::by_exchange && defers_after_exchange(part);
   });
 }
 
@@ -146,6 +148,7 @@ void wait_receive(PlanState& p, ReceiveSlot& slot, Scope scope) {
   wait_until(
       *p.w, [&] { progress_pushes(p); return test_receive(p, slot, Receipt::copy, scope); },
       [&] { return describe_wait(p, slot); }, p.spin_polls);
+  if (scope == Scope::whole) note_whole_receipt(p, slot);
 }
 
 void acknowledge_parts(PlanState& p, ReceiveSlot& slot) {
@@ -179,9 +182,10 @@ void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, co
     std::size_t kept = 0;
     for (std::int32_t index : pending) {
       ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
-      if (try_receive(p, slot, Receipt::exchange))
+      if (try_receive(p, slot, Receipt::exchange)) {
         slot.in_exchange = false;
-      else
+        note_whole_receipt(p, slot);
+      } else
         pending[kept++] = index;
     }
     const bool progressed = kept < pending.size();

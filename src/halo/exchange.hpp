@@ -22,7 +22,9 @@ std::int32_t receive_partition_index(PlanState& p, std::size_t channel, int rank
                                      const char* call);
 
 // The calls of one (channel, neighbour), `slot` being its first part (slot.hpp, next_part).
-void send(PlanState& p, SendSlot& slot, const char* call, Scope scope = Scope::whole);
+// `how`: Post::by_exchange for pready: its data is free once packed, so no acknowledgement message is
+// asked for between nodes (as after start()).
+void send(PlanState& p, SendSlot& slot, const char* call, Scope scope = Scope::whole, Post how = Post::by_send);
 bool test_send(PlanState& p, SendSlot& slot, Scope scope = Scope::whole);
 void wait_send(PlanState& p, SendSlot& slot, Scope scope = Scope::whole);
 // The caller asks for the slot's next message: its ghost cells are handed over, and pushes this

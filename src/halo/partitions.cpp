@@ -10,6 +10,8 @@
 #include "ghostwire/error.hpp"
 #include "ghostwire/plan.hpp"
 #include "halo/collective.hpp"
+#include "halo/combined_partitions.hpp"
+#include "halo/commit/slot_pieces.hpp"
 #include "halo/partitions.hpp"
 #include "halo/plan_state.hpp"
 #include "runtime/mpi_check.hpp"
@@ -92,7 +94,8 @@ std::vector<std::vector<PieceSpec>> cut(const std::vector<PieceSpec>& pieces, co
 // Every direction's partition counts, or problems naming the slots.
 struct Resolved {
   std::vector<std::vector<std::size_t>> send, receive;  // by user slot
-  std::vector<unsigned long> most;                      // by user channel, this rank
+  std::vector<std::uint8_t> send_combined, receive_combined;  // by user slot: one message between nodes
+  std::vector<unsigned long> most;  // by user channel, this rank: the plan channels it needs
 };
 
 Resolved resolve_all(const PlanState& p, std::vector<std::string>& problems) {
@@ -100,38 +103,51 @@ Resolved resolve_all(const PlanState& p, std::vector<std::string>& problems) {
   const std::size_t slots = p.send_pieces.size();
   r.send.resize(slots);
   r.receive.resize(slots);
+  r.send_combined.assign(slots, 0);
+  r.receive_combined.assign(slots, 0);
   r.most.assign(p.user_channels, 1);
   auto one = [&](const std::vector<PieceSpec>& pieces, const PartitionSpec& spec, std::size_t s, const char* what,
-                 std::vector<std::size_t>& out) {
+                 std::vector<std::size_t>& out, std::uint8_t& combined) {
     std::string problem;
     out = resolve(spec, elements_of(pieces), problem);
     if (!problem.empty())
       problems.push_back(std::string(what) + " " + p.slot_name(s % p.channels, p.neighbours[s / p.channels]) + ": " +
                          problem);
-    if (!pieces.empty()) r.most[s % p.channels] = std::max<unsigned long>(r.most[s % p.channels], out.size());
+    if (pieces.empty()) return;
+    combined = combine_partitions(p, s, message_bytes(p, pieces), out.size()) ? 1 : 0;
+    if (!combined) r.most[s % p.channels] = std::max<unsigned long>(r.most[s % p.channels], out.size());
   };
   for (std::size_t s = 0; s < slots; ++s) {
-    one(p.send_pieces[s], p.send_partition_specs[s], s, "the send on", r.send[s]);
-    one(p.receive_pieces[s], p.receive_partition_specs[s], s, "the receive on", r.receive[s]);
+    one(p.send_pieces[s], p.send_partition_specs[s], s, "the send on", r.send[s], r.send_combined[s]);
+    one(p.receive_pieces[s], p.receive_partition_specs[s], s, "the receive on", r.receive[s], r.receive_combined[s]);
   }
   return r;
 }
 
 // The pieces of one direction, by the plan's slots.
+// The pieces of one direction, by the plan's slots; a combined message stays whole in its first.
 std::vector<std::vector<PieceSpec>> spread(const PlanState& p, const std::vector<std::vector<PieceSpec>>& pieces,
                                            const std::vector<std::vector<std::size_t>>& counts,
-                                           std::vector<std::uint32_t>& partition_count) {
+                                           const std::vector<std::uint8_t>& combined) {
   std::vector<std::vector<PieceSpec>> plan_pieces(p.neighbours.size() * p.partition_base.back());
-  partition_count.assign(pieces.size(), 1);
   for (std::size_t s = 0; s < pieces.size(); ++s) {
     if (pieces[s].empty()) continue;
     const std::size_t n = s / p.user_channels, c = s % p.user_channels;
     const std::size_t first = n * p.partition_base.back() + p.partition_base[c];
+    if (combined[s]) {
+      plan_pieces[first] = pieces[s];
+      continue;
+    }
     std::vector<std::vector<PieceSpec>> parts = cut(pieces[s], counts[s]);
-    partition_count[s] = static_cast<std::uint32_t>(parts.size());
     for (std::size_t i = 0; i < parts.size(); ++i) plan_pieces[first + i] = std::move(parts[i]);
   }
   return plan_pieces;
+}
+
+std::vector<std::uint32_t> counts_of(const std::vector<std::vector<std::size_t>>& counts) {
+  std::vector<std::uint32_t> out;
+  for (const auto& partitions : counts) out.push_back(static_cast<std::uint32_t>(std::max<std::size_t>(1, partitions.size())));
+  return out;
 }
 
 // Elementwise maximum over all ranks (`values` the same length everywhere).
@@ -151,8 +167,16 @@ void expand_partitions(PlanState& p, const std::string& context) {
   throw_if_any(*p.w, p.comm, problems, Errc::invalid_argument, context);
   p.user_channel_of.resize(p.user_channels);
   std::iota(p.user_channel_of.begin(), p.user_channel_of.end(), std::size_t{0});
-  p.send_partition_count.assign(p.send_pieces.size(), 1);
-  p.receive_partition_count.assign(p.receive_pieces.size(), 1);
+  p.send_partition_count = counts_of(r.send);
+  p.receive_partition_count = counts_of(r.receive);
+  p.send_combined = r.send_combined;
+  p.receive_combined = r.receive_combined;
+  p.send_cut.assign(r.send.size(), {});
+  p.receive_cut.assign(r.receive.size(), {});
+  for (std::size_t s = 0; s < r.send.size(); ++s) {
+    if (r.send_combined[s]) p.send_cut[s] = r.send[s];
+    if (r.receive_combined[s]) p.receive_cut[s] = r.receive[s];
+  }
   // Ranks may disagree on the channel count (check_agreement reports it): first the largest count
   // and whether anyone cuts a message at all, then the partitions of every channel.
   const bool mine = std::any_of(r.most.begin(), r.most.end(), [](unsigned long most) { return most > 1; });
@@ -167,8 +191,8 @@ void expand_partitions(PlanState& p, const std::string& context) {
     p.partition_base.push_back(p.partition_base.back() + r.most[c]);
     p.user_channel_of.insert(p.user_channel_of.end(), r.most[c], c);
   }
-  p.send_pieces = spread(p, p.send_pieces, r.send, p.send_partition_count);
-  p.receive_pieces = spread(p, p.receive_pieces, r.receive, p.receive_partition_count);
+  p.send_pieces = spread(p, p.send_pieces, r.send, r.send_combined);
+  p.receive_pieces = spread(p, p.receive_pieces, r.receive, r.receive_combined);
   p.channels = p.partition_base.back();
 }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "ghostwire/error.hpp"
+#include "halo/combined_partitions.hpp"
 #include "halo/exchange.hpp"
 #include "halo/path_dispatch.hpp"
 #include "halo/plan_state.hpp"
@@ -194,17 +195,21 @@ std::string Plan::describe() const {
        << p.user_channels << " channel(s)" << (p.committed ? "" : ", not committed") << "\n";
   bool any_between_nodes = false;
   // A message split in two (read in place and staged) has parts 0 and 1 in the same plan channel.
-  auto part = [](const auto& slot, const auto& slots) {
+  auto part = [&p](const auto& slot, const auto& slots, bool sending) {
     const bool split = slot.part > 0 || (slot.next_part >= 0 && slots[static_cast<std::size_t>(slot.next_part)].part > 0);
-    return split ? " (part " + std::to_string(slot.part + 1) + " of 2)" : std::string();
+    if (split) return " (part " + std::to_string(slot.part + 1) + " of 2)";
+    if (slot.combined < 0) return std::string();
+    const std::size_t count = sending ? p.combined_sends[static_cast<std::size_t>(slot.combined)]->partitions
+                                      : p.combined_receives[static_cast<std::size_t>(slot.combined)]->taken.size();
+    return " (" + std::to_string(count) + " partitions in one message)";
   };
   for (const auto& slot : p.sends) {
-    text << "  send    " << p.slot_name(slot.channel, slot.rank) << part(slot, p.sends) << ": " << slot.bytes << " bytes, "
+    text << "  send    " << p.slot_name(slot.channel, slot.rank) << part(slot, p.sends, true) << ": " << slot.bytes << " bytes, "
          << detail::path_name(slot.kind()) << "\n";
     any_between_nodes |= detail::between_nodes(slot);
   }
   for (const auto& slot : p.receives) {
-    text << "  receive " << p.slot_name(slot.channel, slot.rank) << part(slot, p.receives) << ": " << slot.bytes << " bytes, "
+    text << "  receive " << p.slot_name(slot.channel, slot.rank) << part(slot, p.receives, false) << ": " << slot.bytes << " bytes, "
          << detail::path_name(slot.kind()) << "\n";
     any_between_nodes |= detail::between_nodes(slot);
   }

@@ -6,6 +6,7 @@
 
 #include "ghostwire/error.hpp"
 #include "ghostwire/plan.hpp"
+#include "halo/combined_partitions.hpp"
 #include "halo/exchange.hpp"
 #include "halo/path_dispatch.hpp"
 #include "halo/plan_state.hpp"
@@ -74,6 +75,18 @@ PlanState& committed_state(const std::unique_ptr<PlanState>& state, const char* 
   return p;
 }
 
+// The slot of (channel, neighbour) when its partitions travel combined (halo/combined_partitions.hpp).
+detail::SendSlot* combined_send(PlanState& p, std::size_t channel, int neighbour, const char* call) {
+  if (p.combined_sends.empty()) return nullptr;
+  detail::SendSlot& slot = p.sends[static_cast<std::size_t>(detail::send_index(p, channel, neighbour, call))];
+  return slot.combined >= 0 ? &slot : nullptr;
+}
+detail::ReceiveSlot* combined_receive(PlanState& p, std::size_t channel, int neighbour, const char* call) {
+  if (p.combined_receives.empty()) return nullptr;
+  detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(detail::receive_index(p, channel, neighbour, call))];
+  return slot.combined >= 0 ? &slot : nullptr;
+}
+
 void require_channel(const PlanState& p, std::size_t channel, const char* call) {
   if (channel >= p.user_channels)
     raise(Errc::out_of_range, std::string(call) + ": channel " + std::to_string(channel) + " is not in [0, " +
@@ -95,7 +108,9 @@ bool Plan::test_recv(std::size_t channel, int neighbour) {
   const SlotCall use(p, false, index, Scope::whole, "Plan::test_recv");
   detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
   detail::prepare_receive(p, slot, Scope::whole, "Plan::test_recv");
-  return detail::test_receive(p, slot, detail::Receipt::copy);
+  if (!detail::test_receive(p, slot, detail::Receipt::copy)) return false;
+  detail::note_whole_receipt(p, slot);
+  return true;
 }
 
 void Plan::wait_recv(std::size_t channel, int neighbour) {
@@ -123,13 +138,21 @@ void Plan::wait_send(std::size_t channel, int neighbour) {
 
 void Plan::pready(std::size_t channel, int neighbour, std::size_t partition) {
   PlanState& p = committed_state(state_, "Plan::pready");
+  if (detail::SendSlot* combined = combined_send(p, channel, neighbour, "Plan::pready"))
+    return detail::ready_combined(p, *combined, partition, "Plan::pready");
   const std::int32_t index = detail::send_partition_index(p, channel, neighbour, partition, "Plan::pready");
   const SlotCall use(p, true, index, Scope::partition, "Plan::pready");
-  detail::send(p, p.sends[static_cast<std::size_t>(index)], "Plan::pready", Scope::partition);
+  // Between nodes the partition is packed as it goes: no acknowledgement message is needed, as after
+  // exchange(). Between node peers the receiver reads it, so it must be acknowledged as after send().
+  detail::SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
+  detail::send(p, slot, "Plan::pready", Scope::partition,
+               detail::between_nodes(slot) ? detail::Post::by_exchange : detail::Post::by_send);
 }
 
 bool Plan::test_send(std::size_t channel, int neighbour, std::size_t partition) {
   PlanState& p = committed_state(state_, "Plan::test_send");
+  if (detail::SendSlot* combined = combined_send(p, channel, neighbour, "Plan::test_send"))
+    return detail::combined_sent(p, *combined, partition, "Plan::test_send");
   const std::int32_t index = detail::send_partition_index(p, channel, neighbour, partition, "Plan::test_send");
   const SlotCall use(p, true, index, Scope::partition, "Plan::test_send");
   return detail::test_send(p, p.sends[static_cast<std::size_t>(index)], Scope::partition);
@@ -137,6 +160,8 @@ bool Plan::test_send(std::size_t channel, int neighbour, std::size_t partition) 
 
 void Plan::wait_send(std::size_t channel, int neighbour, std::size_t partition) {
   PlanState& p = committed_state(state_, "Plan::wait_send");
+  if (detail::SendSlot* combined = combined_send(p, channel, neighbour, "Plan::wait_send"))
+    return detail::wait_combined_sent(p, *combined, partition, "Plan::wait_send");
   const std::int32_t index = detail::send_partition_index(p, channel, neighbour, partition, "Plan::wait_send");
   const SlotCall use(p, true, index, Scope::partition, "Plan::wait_send");
   detail::wait_send(p, p.sends[static_cast<std::size_t>(index)], Scope::partition);
@@ -144,6 +169,8 @@ void Plan::wait_send(std::size_t channel, int neighbour, std::size_t partition) 
 
 bool Plan::parrived(std::size_t channel, int neighbour, std::size_t partition) {
   PlanState& p = committed_state(state_, "Plan::parrived");
+  if (detail::ReceiveSlot* combined = combined_receive(p, channel, neighbour, "Plan::parrived"))
+    return detail::arrived_combined(p, *combined, partition, "Plan::parrived");
   const std::int32_t index = detail::receive_partition_index(p, channel, neighbour, partition, "Plan::parrived");
   const SlotCall use(p, false, index, Scope::partition, "Plan::parrived");
   detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
@@ -167,7 +194,9 @@ bool Plan::test_recv_in_place(std::size_t channel, int neighbour) {
                            std::to_string(p.id) + ": message " + std::to_string(slot.sequence) +
                            " is still held in place; call release() when done reading it");
   detail::prepare_receive(p, slot, Scope::whole, "Plan::test_recv_in_place");
-  return detail::test_receive(p, slot, detail::Receipt::in_place);
+  if (!detail::test_receive(p, slot, detail::Receipt::in_place)) return false;
+  detail::note_whole_receipt(p, slot);
+  return true;
 }
 
 void Plan::release(std::size_t channel, int neighbour) {

@@ -20,6 +20,8 @@
 namespace ghostwire::detail {
 
 struct WorldState;
+struct CombinedSend;
+struct CombinedReceive;
 
 struct RegionSpec {
   int segment = -1;              // the Segment's id; -1: private memory
@@ -76,6 +78,12 @@ struct PlanState {
   std::vector<std::size_t> partition_base;
   std::vector<std::size_t> user_channel_of;  // by plan channel
   std::vector<std::uint32_t> send_partition_count, receive_partition_count;  // by user slot, from commit
+  // By user slot: its partitions travel as one message (between nodes; halo/combined_partitions.hpp),
+  // and the state of such messages (SendSlot::combined indexes these).
+  std::vector<std::uint8_t> send_combined, receive_combined;
+  std::vector<std::vector<std::size_t>> send_cut, receive_cut;  // a combined message's partitions' elements
+  std::vector<std::unique_ptr<CombinedSend>> combined_sends;
+  std::vector<std::unique_ptr<CombinedReceive>> combined_receives;
 
   // Threads (halo/slot_use.hpp): the thread in each direction of each slot now, by the index of the
   // slot's (or partition's) first part in sends and receives, and the thread in a call for the

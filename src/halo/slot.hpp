@@ -52,6 +52,7 @@ struct SendSlot {
   std::int32_t next_part = -1;
   std::uint8_t part = 0;
   std::uint32_t partition = 0;
+  std::int32_t combined = -1;  // its partitions go as one message: PlanState::combined_sends[combined]
   SendPath path;
 
   SlotPath kind() const { return static_cast<SlotPath>(path.index()); }
@@ -72,6 +73,7 @@ struct ReceiveSlot {
   std::int32_t next_part = -1;     // as SendSlot's
   std::uint8_t part = 0;
   std::uint32_t partition = 0;
+  std::int32_t combined = -1;  // PlanState::combined_receives[combined]
   ReceivePath path;
 
   SlotPath kind() const { return static_cast<SlotPath>(path.index()); }

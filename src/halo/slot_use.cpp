@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ghostwire/error.hpp"
+#include "halo/combined_partitions.hpp"
 #include "runtime/threads.hpp"
 
 namespace ghostwire::detail {
@@ -58,6 +59,14 @@ void SlotClaim::claim_parts(std::vector<Slot>& slots, std::int32_t first, Scope 
     if (scope == Scope::partition && slot.partition != partition) return;
     if (slot.part != 0) continue;
     claim((sending ? p_.send_use : p_.receive_use)[static_cast<std::size_t>(index)], slot.rank, slot.channel, call);
+    if (slot.combined >= 0) {
+      try {
+        refuse_if_partition_calls(p_, slot.combined, sending, call);
+      } catch (...) {
+        release();
+        throw;
+      }
+    }
     if (!p_.acknowledge_by_reply) continue;
     const std::int32_t reverse = sending ? p_.sends[static_cast<std::size_t>(index)].reverse_receive
                                          : p_.receives[static_cast<std::size_t>(index)].reverse_send;

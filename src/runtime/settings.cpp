@@ -110,6 +110,17 @@ Settings Settings::from_environment() {
       raise(Errc::invalid_argument,
             "GHOSTWIRE_THREAD_LEVEL='" + name + "': expected single, funneled, serialized or multiple");
   }
+  if (const char* text = variable("GHOSTWIRE_PARTITIONS")) {
+    const std::string name = text;
+    if (name == "auto")
+      settings.partition_messages = PartitionMessages::automatic;
+    else if (name == "separate")
+      settings.partition_messages = PartitionMessages::separate;
+    else if (name == "combined")
+      settings.partition_messages = PartitionMessages::combined;
+    else
+      raise(Errc::invalid_argument, "GHOSTWIRE_PARTITIONS='" + name + "': expected auto, separate or combined");
+  }
   if (const char* text = variable("GHOSTWIRE_THREADS"))
     settings.threads_per_rank = static_cast<int>(parse_integer("GHOSTWIRE_THREADS", text, 1));
   else if (const char* omp = variable("OMP_NUM_THREADS"))

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -140,6 +141,17 @@ void count_machine_ranks_and_cores(WorldState& w) {
     CPU_OR(&cores, &cores, &other.cores);
   }
   w.cores = CPU_COUNT(&cores);
+  // Every machine's load, so that choices two ranks must agree on can depend on it.
+  std::map<std::uint64_t, std::pair<std::uint64_t, cpu_set_t>> machines;
+  for (const Placement& other : all) {
+    auto [it, added] = machines.try_emplace(other.machine);
+    if (added) CPU_ZERO(&it->second.second);
+    it->second.first += other.threads;
+    CPU_OR(&it->second.second, &it->second.second, &other.cores);
+  }
+  w.some_machine_oversubscribed = std::any_of(machines.begin(), machines.end(), [](const auto& machine) {
+    return machine.second.first > static_cast<std::uint64_t>(CPU_COUNT(&machine.second.second));
+  });
 }
 
 // Spinning only pays while every rank has a core of its own; otherwise a waiting rank must give

@@ -51,6 +51,7 @@ struct WorldState {
   std::vector<int> node_of_rank, node_rank_of_rank, node_ranks;
   int machine_ranks = 1;  // ranks on this machine (kernel), across emulated hosts too
   int machine_threads = 1;  // their threads (Settings::threads_per_rank summed)
+  bool some_machine_oversubscribed = false;  // any machine of the job: the same on every rank
   int cores = 1;
   std::uint64_t spin_polls = 1;
   // For waits on node peers' stores only (a plan without inter-node slots): when ranks outnumber

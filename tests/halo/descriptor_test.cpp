@@ -24,7 +24,8 @@ NeighbourDescriptor sample() {
   d.posted_offset = 0;
   d.acknowledgement_offset = 128;
   d.acknowledge_by_reply = true;
-  d.partitions = {{1, 1}, {2, 1}};  // the user's channel 1 is the plan's channels 1 and 2
+  // User channel 0: plan channels 0 and 1; user channel 1: four partitions combined, on plan channel 2.
+  d.partitions = {{2, 1, false, false, {}, {}}, {4, 1, true, false, {3, 1, 4, 1}, {}}};
   d.channels.resize(3);
   SendDescriptor send;
   send.signature.parts = {{8, 100}, {4, 7}};
@@ -81,7 +82,9 @@ TEST(Descriptor, RoundTripKeepsEveryField) {
   EXPECT_EQ(back.acknowledgement_offset, 128u);
   EXPECT_TRUE(back.acknowledge_by_reply);
   ASSERT_EQ(back.partitions.size(), 2u);
-  EXPECT_EQ(back.partitions[1], (PartitionCounts{2, 1}));
+  EXPECT_EQ(back.partitions[0], d.partitions[0]);
+  EXPECT_EQ(back.partitions[1].send_cut, (std::vector<std::uint64_t>{3, 1, 4, 1}));
+  EXPECT_TRUE(back.partitions[1].send_combined);
   ASSERT_EQ(back.channels.size(), 3u);
   ASSERT_TRUE(back.channels[0].send && back.channels[0].receive);
   EXPECT_FALSE(back.channels[1].send || back.channels[1].receive);
@@ -134,7 +137,9 @@ TEST(Descriptor, AnotherVersionIsAMismatch) {
 TEST(Descriptor, WrongStructureBehindAValidChecksumIsAnError) {
   const std::vector<std::byte> bytes = encode(sample());
   // Body fields: neighbours 32, receiver index 40, offsets 48 and 56, by-reply 64, user channel
-  // count 72, their partition counts (send, receive) 80 to 104, plan channel count 112.
+  // count 72, per user channel its partitions (send 80, receive 88, send combined 96, receive
+  // combined 104, the two cuts' lengths and values: 112, 120; then channel 1 from 128: send combined
+  // at 144), plan channel count 208.
   std::vector<std::byte> wrong = bytes;
   put_u64(wrong, 40, 5);  // receiver index not below the neighbour count
   reseal(wrong);
@@ -148,11 +153,15 @@ TEST(Descriptor, WrongStructureBehindAValidChecksumIsAnError) {
   reseal(wrong);
   expect_error(wrong, Errc::internal, "count");
   wrong = bytes;
-  put_u64(wrong, 96, 0);  // a channel in no partition
+  put_u64(wrong, 80, 0);  // a channel in no partition
   reseal(wrong);
   expect_error(wrong, Errc::internal, "0 and 1 partitions");
   wrong = bytes;
-  put_u64(wrong, 96, 5);  // more partitions than the plan has channels for
+  put_u64(wrong, 80, 5);  // more partitions than the plan has channels for
+  reseal(wrong);
+  expect_error(wrong, Errc::internal, "3 channels cannot hold its 6 partitions");
+  wrong = bytes;
+  put_u64(wrong, 144, 0);  // the combined channel's partitions as plan channels of their own
   reseal(wrong);
   expect_error(wrong, Errc::internal, "3 channels cannot hold its 6 partitions");
   wrong = bytes;

@@ -13,6 +13,7 @@
 #include "halo/commit/message_memory.hpp"
 #include "halo/commit/slot_build.hpp"
 #include "halo/commit/slot_pieces.hpp"
+#include "halo/combined_partitions.hpp"
 #include "halo/partitions.hpp"
 #include "halo/path_choice.hpp"
 #include "halo/path_dispatch.hpp"
@@ -136,6 +137,7 @@ void commit_plan(PlanState& p) {
   const std::vector<NeighbourDescriptor> peers = exchange_descriptors(p, memory, context);
   throw_if_any(w, p.comm, check_agreement(p, peers), Errc::mismatch, context);
   build_slots(p, memory, peers);
+  make_combined_partitions(p);
   order_slots(p);
   make_slot_uses(p);
   choose_wait_policy(p);

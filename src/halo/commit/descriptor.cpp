@@ -128,6 +128,12 @@ void write_body(WireWriter& out, const NeighbourDescriptor& d) {
   for (const PartitionCounts& counts : d.partitions) {
     out.u64(counts.send);
     out.u64(counts.receive);
+    out.flag(counts.send_combined);
+    out.flag(counts.receive_combined);
+    for (const std::vector<std::uint64_t>* cut : {&counts.send_cut, &counts.receive_cut}) {
+      out.u64(cut->size());
+      for (std::uint64_t elements : *cut) out.u64(elements);
+    }
   }
   out.u64(d.channels.size());
   for (const ChannelDescriptor& channel : d.channels) {
@@ -153,8 +159,13 @@ NeighbourDescriptor read_body(WireReader& in) {
     const std::uint64_t send = in.u64(), receive = in.u64();
     if (send == 0 || receive == 0 || send > 0xFFFFFFFFu || receive > 0xFFFFFFFFu)
       in.corrupt("a channel in " + std::to_string(send) + " and " + std::to_string(receive) + " partitions");
-    counts = {static_cast<std::uint32_t>(send), static_cast<std::uint32_t>(receive)};
-    plan_channels += std::max(send, receive);
+    counts = {static_cast<std::uint32_t>(send), static_cast<std::uint32_t>(receive), in.flag(), in.flag(), {}, {}};
+    for (std::vector<std::uint64_t>* cut : {&counts.send_cut, &counts.receive_cut}) {
+      cut->resize(in.count(8, "partition"));
+      for (std::uint64_t& elements : *cut) elements = in.u64();
+    }
+    // Combined partitions travel in one message on one plan channel.
+    plan_channels += std::max(counts.send_combined ? 1 : send, counts.receive_combined ? 1 : receive);
   }
   d.channels.resize(in.count(16, "channel"));
   if (d.channels.size() < plan_channels)

@@ -65,10 +65,15 @@ struct ChannelDescriptor {
   std::optional<ReceiveDescriptor> receive;
 };
 
-// Into how many partitions the describing rank cuts one user channel's messages with the receiver:
-// the one it sends, the one it receives.
+// Into how many partitions the describing rank cuts one user channel's messages with the receiver
+// (the one it sends, the one it receives), and whether they travel combined into one message
+// (halo/combined_partitions.hpp) rather than as plan channels of their own.
 struct PartitionCounts {
   std::uint32_t send = 1, receive = 1;
+  bool send_combined = false, receive_combined = false;
+  // A combined message's elements per partition (checked against the other side's cut, as separate
+  // partitions are checked slot by slot); empty otherwise.
+  std::vector<std::uint64_t> send_cut, receive_cut;
   bool operator==(const PartitionCounts&) const = default;
 };
 

@@ -80,6 +80,34 @@ bool partitions_agree(const PlanState& p, std::size_t n, std::size_t c, const Pa
   };
   if (theirs.send != i_receive) report(peer, me, theirs.send, i_receive);
   if (i_send != theirs.receive) report(me, peer, i_send, theirs.receive);
+  auto report_combined = [&](const std::string& combining, const std::string& other) {
+    problems.push_back("channel " + std::to_string(c) + " between " + me + " and " + peer + ": " + combining +
+                       " combines its partitions into one message but " + other + " expects them one by one "
+                       "(GHOSTWIRE_PARTITIONS must be the same on both ranks)");
+    agree = false;
+  };
+  if (agree && theirs.send > 1 && theirs.send_combined != (p.receive_combined[user] != 0))
+    report_combined(theirs.send_combined ? peer : me, theirs.send_combined ? me : peer);
+  if (agree && i_send > 1 && (p.send_combined[user] != 0) != theirs.receive_combined)
+    report_combined(p.send_combined[user] ? me : peer, p.send_combined[user] ? peer : me);
+  // A combined message's cut, as separate partitions' sizes are checked slot by slot.
+  auto cut_text = [](const auto& cut) {
+    std::string text;
+    for (const auto elements : cut) text += (text.empty() ? "" : ", ") + std::to_string(elements);
+    return text;
+  };
+  auto compare_cuts = [&](const std::string& from, const std::string& to, const std::vector<std::uint64_t>& sender,
+                          const std::vector<std::uint64_t>& receiver) {
+    if (sender.empty() || receiver.empty() || sender == receiver) return;
+    problems.push_back("channel " + std::to_string(c) + " from " + from + " to " + to + ": " + from +
+                       " sends partitions of " + cut_text(sender) + " elements but " + to + " receives partitions of " +
+                       cut_text(receiver));
+    agree = false;
+  };
+  if (agree) {
+    compare_cuts(peer, me, theirs.send_cut, {p.receive_cut[user].begin(), p.receive_cut[user].end()});
+    compare_cuts(me, peer, {p.send_cut[user].begin(), p.send_cut[user].end()}, theirs.receive_cut);
+  }
   return agree;
 }
 
@@ -94,7 +122,10 @@ NeighbourDescriptor describe_slots_for(const PlanState& p, const MessageMemory& 
   d.acknowledge_by_reply = p.acknowledge_by_reply;
   for (std::size_t c = 0; c < p.user_channels; ++c) {
     const std::size_t user = n * p.user_channels + c;
-    d.partitions.push_back({p.send_partition_count[user], p.receive_partition_count[user]});
+    d.partitions.push_back({p.send_partition_count[user], p.receive_partition_count[user], p.send_combined[user] != 0,
+                            p.receive_combined[user] != 0,
+                            std::vector<std::uint64_t>(p.send_cut[user].begin(), p.send_cut[user].end()),
+                            std::vector<std::uint64_t>(p.receive_cut[user].begin(), p.receive_cut[user].end())});
   }
   d.channels.resize(p.channels);
   for (std::size_t c = 0; c < p.channels; ++c) {
