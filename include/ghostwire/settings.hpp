@@ -40,8 +40,8 @@ enum class IntraPath { automatic, in_place, staged, pushed };
 enum class ThreadLevel { single, funneled, serialized, multiple };
 // How a message cut into partitions (Plan::partition_send) travels between nodes: each partition as
 // a message of its own as soon as it is ready (`separate`), or all in one message once the last is
-// ready (`combined`); `automatic` combines partitions smaller than 128 KiB unless threads outnumber
-// the cores on some machine of the job, where one message measured faster (docs/BENCHMARKS.md, "Partitioned messages").
+// ready (`combined`); `automatic` combines partitions smaller than 128 KiB (when threads outnumber
+// the cores on some machine of the job, only 8 partitions or more), where one message measured faster (docs/BENCHMARKS.md, "Partitioned messages").
 // Between node peers partitions are always separate: each costs a counter store.
 enum class PartitionMessages { automatic, separate, combined };
 

@@ -22,10 +22,13 @@ namespace ghostwire::detail {
 namespace {
 
 // Partitions smaller than this travel combined by default, where no machine of the job has more
-// threads than cores (the same answer on every rank, as both ends of a message must agree):
+// threads than cores (the same answer on every rank, as both ends of a message must agree);
 // combining couples the partitions' threads (the last to ready one sends for all), which costs a
 // time slice per message when they must share cores (docs/BENCHMARKS.md, "Partitioned messages").
 constexpr std::uint64_t combine_below = 128 * 1024;
+// ... and where threads share cores, from this many partitions on: then a message per partition
+// costs more than the time slice.
+constexpr std::size_t combine_oversubscribed_from = 8;
 
 class SpinLock {
  public:
@@ -103,7 +106,7 @@ bool combine_partitions(const PlanState& p, std::size_t slot, std::uint64_t byte
     case PartitionMessages::combined: return true;
     case PartitionMessages::automatic: break;
   }
-  return !p.w->some_machine_oversubscribed && bytes / partitions < combine_below;
+  return bytes / partitions < combine_below && (!p.w->some_machine_oversubscribed || partitions >= combine_oversubscribed_from);
 }
 
 void make_combined_partitions(PlanState& p) {
