@@ -12,7 +12,7 @@ chooses the timesteps per configuration (--seconds) after calibration runs.
     bench/heat/run_heat_bench.py --hybrid            the hybrid MPI + OpenMP matrix of issue 32 (heat_hybrid.py):
                                                      ranks x threads 2x1, 1x2, 2x2 in a node and 2x1 across
                                                      hosts, 2048^2, tiles 8-128, and the flat variants on
-                                                     the same cores (about 25 minutes)
+                                                     the same cores (about 12 minutes)
     bench/heat/run_heat_bench.py --hybrid --quick    its smoke test (512^2, 2 tiles, 1 short run each)
 
 Writes to results/heat-<timestamp>/ (results/heat-hybrid-<timestamp>/ with --hybrid; or --out):

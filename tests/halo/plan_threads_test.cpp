@@ -285,10 +285,11 @@ TEST(PlanThreads, PartitionsMustAgree) {
     // Node peers' partitions are slots of their own; between nodes the setting decides, or in
     // automatic mode the size and the machines' load (not known here: read from describe()).
     const bool combined = plan.describe().find("partitions in one message") != std::string::npos;
-    if (w.shares_memory_with(right) || w.settings().partition_messages == PartitionMessages::separate)
+    if (w.shares_memory_with(right) || w.settings().partition_messages == PartitionMessages::separate) {
       EXPECT_FALSE(combined) << plan.describe();
-    else if (w.settings().partition_messages == PartitionMessages::combined)
+    } else if (w.settings().partition_messages == PartitionMessages::combined) {
       EXPECT_TRUE(combined) << plan.describe();
+    }
     EXPECT_NE(plan.describe().find(combined ? "channel 0 with rank " + std::to_string(right) + " (3 partitions in one message)"
                                             : "channel 0 (partition 2) with rank " + std::to_string(right)),
               std::string::npos)
