@@ -169,20 +169,25 @@ bool arrived_combined(PlanState& p, ReceiveSlot& slot, std::size_t partition, co
                   call);
   const PartitionCall counted(state.partition_calls, p.receive_use[index], p, slot, call);
   const SpinLock locked(state.lock);
-  std::uint32_t& taken = state.taken[partition];
-  if (taken != slot.sequence) {  // a message in that this partition has not reported yet
-    taken = slot.sequence;
+  thread_local const char this_thread = 0;
+  auto report = [&] {
+    state.taken[partition] = slot.sequence;
+    state.taker[partition] = &this_thread;
     return true;
-  }
-  // The next message overwrites the ghost cells: only once every partition has reported this one.
-  if (std::any_of(state.taken.begin(), state.taken.end(), [&](std::uint32_t t) { return t != slot.sequence; }))
-    return false;
+  };
+  if (state.taken[partition] != slot.sequence) return report();  // a message it has not reported yet
+  // Asking again: this thread is done with the ghost cells of every partition it took of this message.
+  for (std::size_t k = 0; k < state.done.size(); ++k)
+    if (state.taken[k] == slot.sequence && (k == partition || state.taker[k] == &this_thread)) state.done[k] = 1;
+  // The next message overwrites every partition's ghost cells: only once every partition is done
+  // with this one (and has reported it).
+  if (std::any_of(state.done.begin(), state.done.end(), [](char d) { return d == 0; })) return false;
   MpiEntry mpi;
   enter_mpi(p, mpi, slot, call);
   prepare_receive(p, slot, Scope::partition, call);
   if (!test_receive(p, slot, Receipt::copy, Scope::partition)) return false;
-  taken = slot.sequence;
-  return true;
+  std::fill(state.done.begin(), state.done.end(), char{0});
+  return report();
 }
 
 void refuse_if_partition_calls(const PlanState& p, std::int32_t combined, bool sending, const char* call) {

@@ -27,11 +27,16 @@ struct CombinedSend {
   std::atomic<int> partition_calls{0};
 };
 
-// On the receiving side: the message each partition last reported as arrived.
+// On the receiving side: the message each partition last reported as arrived, the thread it
+// reported it to, and whether that thread is done with it. The next message overwrites every
+// partition's ghost cells, so it is taken only once all of them are done: a thread that asks for
+// a partition's next message (parrived after the report) is done with every partition it took.
 struct CombinedReceive {
-  explicit CombinedReceive(std::uint32_t count) : taken(count, 0) {}
+  explicit CombinedReceive(std::uint32_t count) : taken(count, 0), taker(count), done(count, 1) {}
   std::atomic<bool> lock{false};
   std::vector<std::uint32_t> taken;
+  std::vector<const void*> taker;  // an address unique to the thread (thread_local)
+  std::vector<char> done;
   std::atomic<int> partition_calls{0};
 };
 
@@ -58,6 +63,7 @@ inline void note_whole_receipt(PlanState& p, const ReceiveSlot& slot) {
   if (slot.combined < 0) return;
   CombinedReceive& state = *p.combined_receives[static_cast<std::size_t>(slot.combined)];
   std::fill(state.taken.begin(), state.taken.end(), slot.sequence);
+  std::fill(state.done.begin(), state.done.end(), char{1});  // the whole receiver calls on its own
 }
 
 }  // namespace ghostwire::detail
