@@ -2,8 +2,9 @@
 // Partitions combined into one message (combined_partitions.hpp). The sending side counts readied
 // partitions under a short lock; the thread that readies the last one posts the message as an
 // exchange posts it (its data packed at once, so every partition's data is free again as soon as it
-// has gone). The receiving side receives the next message only once every partition has reported
-// the last one, so no partition's message is overwritten before it was reported.
+// has gone). The receiving side takes the next message only once every partition has reported the
+// last one and its thread has asked again (is done with it), so no ghost cells are overwritten while
+// a thread still reads them.
 #include "halo/combined_partitions.hpp"
 
 #include <algorithm>
