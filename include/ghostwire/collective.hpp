@@ -18,11 +18,10 @@
 #include <memory>
 #include <span>
 
+#include "ghostwire/combine.hpp"
 #include "ghostwire/world.hpp"
 
 namespace ghostwire {
-
-enum class ReduceOp { sum, min, max };
 
 namespace detail {
 // One step of a reduction, the same in allreduce and the dist algorithms (reduce).
@@ -32,6 +31,7 @@ T combine(ReduceOp op, const T& a, const T& b) {
     case ReduceOp::sum: return a + b;
     case ReduceOp::min: return b < a ? b : a;
     case ReduceOp::max: return a < b ? b : a;
+    case ReduceOp::replace: return b;
   }
   return a;
 }

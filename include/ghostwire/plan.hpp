@@ -57,6 +57,7 @@
 #include <string>
 #include <vector>
 
+#include "ghostwire/combine.hpp"
 #include "ghostwire/layout.hpp"
 #include "ghostwire/segment.hpp"
 #include "ghostwire/world.hpp"
@@ -172,6 +173,26 @@ class Plan {
   // returns when its share is done: the team needs a barrier before it (the sent data must be
   // final) and one after it (before any thread reads ghost cells), as HaloUpdate::run_shared has.
   void exchange_share(std::size_t thread, std::size_t threads);
+
+  // The reverse exchange (docs/plans.md, "Reverse exchange"): every receive layout's values go back
+  // to the rank that sent them and are combined into the elements of its send layout they came
+  // from, as `how` says (sum, min, max or replace, as float64, float32, int32 or int64 values: an
+  // element of N bytes holds N / size of the type of them). The owned element's value comes first;
+  // then, in a fixed order (by neighbour rank, channel and message order), every value sent back for
+  // it, so results are the same run to run. `per_region`: one Combine for every region in
+  // add_memory order. Split-phase like start() and finish(): between reverse_start and
+  // reverse_finish the ghost cells must not change and the owned elements sent must not be read.
+  // Not while a forward exchange of the plan is under way.
+  //
+  // enable_reverse() on every rank: before commit() (which then builds it), or after it, when it is
+  // collective over the world and builds it at once. It costs a second plan's commit and memory.
+  Plan& enable_reverse();
+  bool reverse_enabled() const;
+  void reverse_exchange(Combine how);
+  void reverse_exchange(std::span<const Combine> per_region);
+  void reverse_start();
+  void reverse_finish(Combine how);
+  void reverse_finish(std::span<const Combine> per_region);
 
   // These, like every call of a moved-from Plan, raise Errc::state.
   World& world() const;

@@ -10,6 +10,7 @@
 #include "halo/exchange.hpp"
 #include "halo/path_dispatch.hpp"
 #include "halo/plan_state.hpp"
+#include "halo/reverse.hpp"
 #include "runtime/mpi_check.hpp"
 #include "runtime/segment_state.hpp"
 #include "runtime/world_state.hpp"
@@ -180,6 +181,33 @@ void Plan::commit() {
   if (p.committed) raise(Errc::state, "Plan::commit: plan " + std::to_string(p.id) + " is already committed");
   detail::require_mpi_running("Plan::commit");
   detail::commit_plan(p);
+  detail::agree_on_reverse(p);
+  if (p.reverse_wanted) detail::build_reverse(p);
+}
+
+Plan& Plan::enable_reverse() {
+  PlanState& p = detail::require_state(state_, "Plan::enable_reverse");
+  p.reverse_wanted = true;
+  if (p.committed) detail::build_reverse(p);  // collective, as documented
+  return *this;
+}
+
+bool Plan::reverse_enabled() const { return detail::require_state(state_, "Plan::reverse_enabled").reverse_wanted; }
+
+void Plan::reverse_exchange(Combine how) { reverse_exchange(std::span<const Combine>(&how, 1)); }
+
+void Plan::reverse_exchange(std::span<const Combine> per_region) {
+  PlanState& p = detail::require_state(state_, "Plan::reverse_exchange");
+  detail::reverse_start(p, "Plan::reverse_exchange");
+  detail::reverse_finish(p, per_region, "Plan::reverse_exchange");
+}
+
+void Plan::reverse_start() { detail::reverse_start(detail::require_state(state_, "Plan::reverse_start"), "Plan::reverse_start"); }
+
+void Plan::reverse_finish(Combine how) { reverse_finish(std::span<const Combine>(&how, 1)); }
+
+void Plan::reverse_finish(std::span<const Combine> per_region) {
+  detail::reverse_finish(detail::require_state(state_, "Plan::reverse_finish"), per_region, "Plan::reverse_finish");
 }
 
 bool Plan::committed() const { return detail::require_state(state_, "Plan::committed").committed; }

@@ -22,6 +22,7 @@ namespace ghostwire::detail {
 struct WorldState;
 struct CombinedSend;
 struct CombinedReceive;
+struct ReverseState;
 
 struct RegionSpec {
   int segment = -1;              // the Segment's id; -1: private memory
@@ -67,6 +68,9 @@ struct PlanState {
 
   bool committed = false;
   bool acknowledge_by_reply = false;
+  // The reverse exchange (halo/reverse.hpp): asked for before commit, built by it; null without.
+  bool reverse_wanted = false;
+  std::unique_ptr<ReverseState> reverse;
 
   // Partitions (halo/partitions.cpp). Until commit by the user's slot, n * user_channels + c. From
   // commit on, when some channel of some rank has several partitions, the plan's own channels are

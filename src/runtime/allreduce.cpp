@@ -66,6 +66,7 @@ MPI_Op mpi_op(ReduceOp op) {
     case ReduceOp::sum: return MPI_SUM;
     case ReduceOp::min: return MPI_MIN;
     case ReduceOp::max: return MPI_MAX;
+    case ReduceOp::replace: break;  // refused by start_reduction
   }
   return MPI_OP_NULL;
 }
@@ -119,6 +120,8 @@ void start_reduction(ReductionCall& call, World& world, std::span<T> values, Red
                      const char* call_name, bool blocking) {
   require_mpi_running(call_name);
   WorldState& w = world_state(world);
+  if (op == ReduceOp::replace)
+    raise(Errc::invalid_argument, std::string(call_name) + ": ReduceOp::replace has no meaning over ranks (sum, min or max)");
   if (op != ReduceOp::sum && op != ReduceOp::min && op != ReduceOp::max)
     raise(Errc::invalid_argument,
           std::string(call_name) + ": unknown ReduceOp " + std::to_string(static_cast<int>(op)));

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The element-wise combination of the reverse exchange (halo/reverse.hpp), one loop per operation
+// and number type so the compiler vectorises each.
+#include <cstdint>
+#include <cstring>
+
+#include "halo/reverse.hpp"
+
+namespace ghostwire {
+
+const char* scalar_name(ScalarType type) noexcept {
+  switch (type) {
+    case ScalarType::float64: return "float64";
+    case ScalarType::float32: return "float32";
+    case ScalarType::int32: return "int32";
+    case ScalarType::int64: return "int64";
+  }
+  return "?";
+}
+
+const char* reduce_name(ReduceOp op) noexcept {
+  switch (op) {
+    case ReduceOp::sum: return "sum";
+    case ReduceOp::min: return "min";
+    case ReduceOp::max: return "max";
+    case ReduceOp::replace: return "replace";
+  }
+  return "?";
+}
+
+namespace detail {
+
+namespace {
+
+// Values are read and written through memcpy: a region's elements need not be aligned for T.
+template <class T, class Op>
+void combine_as(std::byte* to, const std::byte* from, std::size_t count, Op op) {
+  for (std::size_t i = 0; i < count; ++i) {
+    T a, b;
+    std::memcpy(&a, to + i * sizeof(T), sizeof(T));
+    std::memcpy(&b, from + i * sizeof(T), sizeof(T));
+    a = op(a, b);
+    std::memcpy(to + i * sizeof(T), &a, sizeof(T));
+  }
+}
+
+template <class T>
+void combine_typed(ReduceOp op, std::byte* to, const std::byte* from, std::size_t bytes) {
+  const std::size_t count = bytes / sizeof(T);
+  switch (op) {
+    case ReduceOp::sum: return combine_as<T>(to, from, count, [](T a, T b) { return a + b; });
+    case ReduceOp::min: return combine_as<T>(to, from, count, [](T a, T b) { return b < a ? b : a; });
+    case ReduceOp::max: return combine_as<T>(to, from, count, [](T a, T b) { return a < b ? b : a; });
+    case ReduceOp::replace: std::memcpy(to, from, bytes); return;
+  }
+}
+
+}  // namespace
+
+void combine_values(Combine how, std::byte* to, const std::byte* from, std::size_t bytes) {
+  switch (how.type) {
+    case ScalarType::float64: return combine_typed<double>(how.op, to, from, bytes);
+    case ScalarType::float32: return combine_typed<float>(how.op, to, from, bytes);
+    case ScalarType::int32: return combine_typed<std::int32_t>(how.op, to, from, bytes);
+    case ScalarType::int64: return combine_typed<std::int64_t>(how.op, to, from, bytes);
+  }
+}
+
+}  // namespace detail
+}  // namespace ghostwire
