@@ -66,7 +66,7 @@ std::string describe_halo(const HaloSpec& halo) {
 }  // namespace detail
 
 GridBase::GridBase(World& world, const detail::PatternCore& pattern, const detail::HaloSpec& halo,
-                   std::size_t element_size)
+                   std::size_t element_size, int scalar)
     : state_(std::make_unique<detail::GridState>()) {
   using namespace detail;
   if (!pattern.blocked())
@@ -86,6 +86,7 @@ GridBase::GridBase(World& world, const detail::PatternCore& pattern, const detai
   s.pattern = pattern;
   s.halo = halo;
   s.element_size = element_size;
+  s.scalar = scalar;
   s.layout = block_layout(pattern, &halo, world.rank(), element_size);
   s.segment = std::make_unique<Segment>(world, static_cast<std::size_t>(s.layout.elements) * element_size);
   s.origin = s.segment->data() + static_cast<std::size_t>(s.layout.origin) * element_size;
@@ -103,14 +104,20 @@ Index GridBase::layout_stride(int d) const noexcept { return state_->layout.stri
 Index GridBase::layout_extent(int d) const noexcept { return state_->layout.extent[d]; }
 Index GridBase::layout_offset(int d) const noexcept { return state_->layout.low[d]; }
 
-void GridBase::update_halo() {
-  detail::GridState& s = *state_;
+static HaloUpdate& own_update(GridBase& grid) {
+  detail::GridState& s = detail::grid_state(grid);
   if (!s.own_update) {
-    GridBase* self = this;
+    GridBase* self = &grid;
     s.own_update = std::make_unique<HaloUpdate>(std::span<GridBase* const>(&self, 1));
   }
-  s.own_update->run();
+  return *s.own_update;
 }
+
+void GridBase::update_halo() { own_update(*this).run(); }
+
+void GridBase::reverse_halo(ReduceOp op) { own_update(*this).reverse_run(op); }
+
+void GridBase::reverse_halo(Combine how) { own_update(*this).reverse_run(std::span<const Combine>(&how, 1)); }
 
 void GridBase::update_halo_shared(std::size_t thread, std::size_t threads) {
   detail::GridState& s = *state_;
@@ -131,14 +138,7 @@ void GridBase::update_halo_shared(std::size_t thread, std::size_t threads) {
   s.own_update->run_shared(thread, threads);
 }
 
-HaloHandle GridBase::update_halo_async() {
-  detail::GridState& s = *state_;
-  if (!s.own_update) {
-    GridBase* self = this;
-    s.own_update = std::make_unique<HaloUpdate>(std::span<GridBase* const>(&self, 1));
-  }
-  return s.own_update->start();
-}
+HaloHandle GridBase::update_halo_async() { return own_update(*this).start(); }
 
 void GridBase::barrier() { state_->world->barrier(); }
 

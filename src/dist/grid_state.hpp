@@ -48,6 +48,7 @@ struct GridState {
   PatternCore pattern;
   HaloSpec halo;
   std::size_t element_size = 0;
+  int scalar = -1;  // the elements' ScalarType, -1 if none (reverse updates need a Combine then)
   BlockLayout layout;  // mine
   std::unique_ptr<Segment> segment;
   std::byte* origin = nullptr;

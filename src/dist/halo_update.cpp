@@ -33,7 +33,10 @@ struct HaloUpdateState {
   std::vector<HaloDepth> depths;    // per grid: as given
   HaloMessages messages = HaloMessages::per_neighbour;
   std::optional<Plan> plan;
-  std::vector<char> in_flight;  // per grid (per_variable) or one flag
+  // Per grid (per_variable) or one flag: 1 a forward exchange, 2 a reverse one (then for all grids,
+  // combined as reverse_how says).
+  std::vector<char> in_flight;
+  std::vector<Combine> reverse_how;
   TeamBarrier team;             // run_shared's threads
 
   HaloUpdateState() = default;
@@ -198,6 +201,11 @@ HaloUpdateState& require_state(const std::shared_ptr<HaloUpdateState>& state, co
 // Finishes what start() (grid < 0) or start(grid) began, as the handle's wait() does. The flags go
 // first: a finish that timed out is not tried again by the destructor (the peer may be dead).
 void finish_in_flight(HaloUpdateState& u, long grid) {
+  if (!u.in_flight.empty() && u.in_flight[0] == 2) {
+    std::fill(u.in_flight.begin(), u.in_flight.end(), 0);
+    u.plan->reverse_finish(std::span<const Combine>(u.reverse_how));
+    return;
+  }
   if (grid < 0) {
     std::fill(u.in_flight.begin(), u.in_flight.end(), 0);
     u.plan->finish();
@@ -307,6 +315,69 @@ HaloHandle HaloUpdate::start(std::size_t grid) {
   u.plan->start(group);
   u.in_flight[group] = 1;
   return HaloHandle(state_, static_cast<long>(grid));
+}
+
+namespace detail {
+namespace {
+
+// One Combine per grid (the plan's regions are the grids, in order), checked before anything moves.
+std::vector<Combine> combines_of(const HaloUpdateState& u, std::span<const Combine> per_grid, const char* call) {
+  if (per_grid.size() != u.grids.size())
+    raise(Errc::invalid_argument, std::string(call) + ": " + std::to_string(per_grid.size()) +
+                                      " combinations given for the " + std::to_string(u.grids.size()) +
+                                      " grids of this update; give one per grid");
+  return {per_grid.begin(), per_grid.end()};
+}
+
+std::vector<Combine> combines_of(const HaloUpdateState& u, ReduceOp op, const char* call) {
+  std::vector<Combine> how;
+  for (std::size_t g = 0; g < u.grids.size(); ++g) {
+    if (u.grids[g]->scalar < 0)
+      raise(Errc::invalid_argument, std::string(call) + ": grid " + std::to_string(g) + " holds elements of " +
+                                        std::to_string(u.grids[g]->element_size) +
+                                        " bytes that are not double, float, int32_t or int64_t; give a Combine "
+                                        "per grid saying what they hold");
+    how.push_back({op, static_cast<ScalarType>(u.grids[g]->scalar)});
+  }
+  return how;
+}
+
+// Idle, with the reverse plan built (the first time: collective, as every call of an update).
+void prepare_reverse(HaloUpdateState& u, const char* call) {
+  require_idle(u, -1, call);
+  if (!u.plan->reverse_enabled()) u.plan->enable_reverse();
+}
+
+}  // namespace
+}  // namespace detail
+
+void HaloUpdate::reverse_run(ReduceOp op) {
+  detail::HaloUpdateState& u = detail::require_state(state_, "HaloUpdate::reverse_run");
+  const std::vector<Combine> how = detail::combines_of(u, op, "HaloUpdate::reverse_run");
+  reverse_run(std::span<const Combine>(how));
+}
+
+void HaloUpdate::reverse_run(std::span<const Combine> per_grid) {
+  detail::HaloUpdateState& u = detail::require_state(state_, "HaloUpdate::reverse_run");
+  const std::vector<Combine> how = detail::combines_of(u, per_grid, "HaloUpdate::reverse_run");
+  detail::prepare_reverse(u, "HaloUpdate::reverse_run");
+  u.plan->reverse_exchange(std::span<const Combine>(how));
+}
+
+HaloHandle HaloUpdate::reverse_start(ReduceOp op) {
+  detail::HaloUpdateState& u = detail::require_state(state_, "HaloUpdate::reverse_start");
+  const std::vector<Combine> how = detail::combines_of(u, op, "HaloUpdate::reverse_start");
+  return reverse_start(std::span<const Combine>(how));
+}
+
+HaloHandle HaloUpdate::reverse_start(std::span<const Combine> per_grid) {
+  detail::HaloUpdateState& u = detail::require_state(state_, "HaloUpdate::reverse_start");
+  std::vector<Combine> how = detail::combines_of(u, per_grid, "HaloUpdate::reverse_start");
+  detail::prepare_reverse(u, "HaloUpdate::reverse_start");
+  u.plan->reverse_start();
+  u.reverse_how = std::move(how);
+  std::fill(u.in_flight.begin(), u.in_flight.end(), 2);
+  return HaloHandle(state_, -1);
 }
 
 std::size_t HaloUpdate::grids() const { return detail::require_state(state_, "HaloUpdate::grids").grids.size(); }

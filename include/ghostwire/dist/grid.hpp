@@ -106,11 +106,18 @@ class GridBase {
   void update_halo_shared(std::size_t thread, std::size_t threads);
   // Starts it; the handle's wait() finishes it. See HaloUpdate for what must not be touched meanwhile.
   [[nodiscard]] HaloHandle update_halo_async();
+  // The reverse: every ghost cell update_halo fills goes back to the cell it is filled from and is
+  // combined into it (HaloUpdate::reverse_run; collective). Elements that are not double, float,
+  // int32_t or int64_t need the Combine that says what they hold.
+  void reverse_halo(ReduceOp op = ReduceOp::sum);
+  void reverse_halo(Combine how);
   void barrier();
   std::string describe() const;
 
  protected:
-  GridBase(World& world, const detail::PatternCore& pattern, const detail::HaloSpec& halo, std::size_t element_size);
+  // `scalar`: the ScalarType of the elements, or -1 when they are none of the four.
+  GridBase(World& world, const detail::PatternCore& pattern, const detail::HaloSpec& halo, std::size_t element_size,
+           int scalar = -1);
   std::byte* origin() const noexcept;            // local cell (0, ..., 0)
   Index layout_stride(int d) const noexcept;     // in elements
   Index layout_extent(int d) const noexcept;     // owned cells
@@ -134,7 +141,7 @@ class Grid : public GridBase {
 
   // The pattern must be blocked (BLOCKED or NONE in every dimension) over world.size() ranks.
   Grid(World& world, const Pattern<N>& pattern, const Halo<N>& halo = Halo<N>())
-      : GridBase(world, pattern.core(), spec(halo), sizeof(T)), pattern_(pattern), halo_(halo) {
+      : GridBase(world, pattern.core(), spec(halo), sizeof(T), scalar_code()), pattern_(pattern), halo_(halo) {
     origin_ = reinterpret_cast<T*>(origin());
     for (int d = 0; d < N; ++d) {
       strides_[d] = layout_stride(d);
@@ -194,6 +201,10 @@ class Grid : public GridBase {
   GlobalRef<T> at(const Point<N>& global) const { return GlobalRef<T>(address(global.data())); }
 
  private:
+  static constexpr int scalar_code() {
+    if constexpr (is_scalar_type_v<T>) return static_cast<int>(scalar_type_of<T>());
+    else return -1;
+  }
   static detail::HaloSpec spec(const Halo<N>& halo) {
     detail::HaloSpec s;
     s.dimensions = N;

@@ -37,6 +37,7 @@
 #include <string>
 #include <utility>
 
+#include "ghostwire/combine.hpp"
 #include "ghostwire/dist/box.hpp"
 
 namespace ghostwire {
@@ -164,6 +165,18 @@ class HaloUpdate {
   void run_shared(std::size_t thread, std::size_t threads);
   [[nodiscard]] HaloHandle start();
   [[nodiscard]] HaloHandle start(std::size_t grid);
+
+  // The reverse update (docs/dist.md, "Reverse updates"; AMReX's SumBoundary): every ghost cell this
+  // update fills is sent back to the cell it is filled from and combined into it, the cell's own
+  // value first, then the ghosts' in a fixed order (by rank, then message order): the same bits run
+  // to run. With ReduceOp::sum, deposits into ghost cells (particles, assembly) reach their owners.
+  // Every grid combines as its element type (double, float, int32_t, int64_t); for other element
+  // types give one Combine per grid. The first reverse call builds the reverse plan (collective,
+  // like every call). A handle from reverse_start is finished by its wait() as start()'s is.
+  void reverse_run(ReduceOp op = ReduceOp::sum);
+  void reverse_run(std::span<const Combine> per_grid);
+  [[nodiscard]] HaloHandle reverse_start(ReduceOp op = ReduceOp::sum);
+  [[nodiscard]] HaloHandle reverse_start(std::span<const Combine> per_grid);
 
   std::size_t grids() const;
   // The layers filled in grid `grid`, resolved against its halo: low_high(...) over its dimensions.
