@@ -60,8 +60,9 @@ int gw_world_thread_level(gw_world_t world, int* level);
 int gw_world_comm(gw_world_t world, MPI_Comm* comm);
 int gw_world_comm_fortran(gw_world_t world, MPI_Fint* comm);
 int gw_world_barrier(gw_world_t world);
-/* Element-wise reduction over all ranks, in place (see collective.hpp): the same bits on every rank. */
-enum { GW_SUM = 0, GW_MIN = 1, GW_MAX = 2 };
+/* Element-wise reduction over all ranks, in place (see collective.hpp): the same bits on every rank.
+ * GW_REPLACE (the last value wins) is for reverse exchanges only. */
+enum { GW_SUM = 0, GW_MIN = 1, GW_MAX = 2, GW_REPLACE = 3 };
 int gw_allreduce_double(gw_world_t world, double* values, size_t count, int op);
 /* The same in two halves (allreduce_start in collective.hpp): publishes this rank's values and
  * returns; gw_reduction_wait leaves the result in `values` (untouched until then) and frees the
@@ -149,6 +150,16 @@ int gw_plan_finish(gw_plan_t plan);
 int gw_plan_exchange_channel(gw_plan_t plan, size_t channel);
 int gw_plan_start_channel(gw_plan_t plan, size_t channel);
 int gw_plan_finish_channel(gw_plan_t plan, size_t channel);
+/* The reverse exchange (see plan.hpp; docs/plans.md, "Reverse exchange"): every receive layout's
+ * values go back to their sender and are combined (op: GW_SUM, GW_MIN, GW_MAX or GW_REPLACE) into
+ * the send layout's elements they came from, as values of `type` (GW_DOUBLE, GW_FLOAT, GW_INT32 or
+ * GW_INT64; an element may hold several), in a fixed order. gw_plan_enable_reverse on every rank,
+ * before commit or (collectively) after. The _regions form takes one op and type per region. */
+int gw_plan_enable_reverse(gw_plan_t plan);
+int gw_plan_reverse_exchange(gw_plan_t plan, int op, int type);
+int gw_plan_reverse_start(gw_plan_t plan);
+int gw_plan_reverse_finish(gw_plan_t plan, int op, int type);
+int gw_plan_reverse_exchange_regions(gw_plan_t plan, size_t count, const int* ops, const int* types);
 /* Writes a description of the plan's slots (paths, bytes) into text (truncated to capacity). */
 int gw_plan_describe(gw_plan_t plan, char* text, size_t capacity);
 /* Unstructured: ghost entry i is element indices[i] of rank owners[i]'s owned memory. Commits. */
@@ -210,6 +221,9 @@ int gw_grid_update_halo_shared(gw_grid_t grid, size_t thread, size_t threads);
  * read its ghost cells. */
 int gw_grid_update_halo_start(gw_grid_t grid, gw_halo_handle_t* handle);
 int gw_halo_wait(gw_halo_handle_t* handle);
+/* The reverse update: every ghost cell the update fills is combined (op: GW_SUM, GW_MIN, GW_MAX or
+ * GW_REPLACE) into the cell it mirrors, in a fixed order (HaloUpdate::reverse_run). Collective. */
+int gw_grid_reverse_halo(gw_grid_t grid, int op);
 int gw_grid_describe(gw_grid_t grid, char* text, size_t capacity);
 /* One update of several grids of the same pattern (HaloUpdate). depth_low, depth_high: NULL (every
  * grid's whole halo) or count x 3 values, row g for grid g, its first `dimensions` values used; a row
@@ -223,6 +237,9 @@ int gw_halo_update_run_grid(gw_halo_update_t update, size_t grid);
 int gw_halo_update_run_shared(gw_halo_update_t update, size_t thread, size_t threads);
 int gw_halo_update_start(gw_halo_update_t update, gw_halo_handle_t* handle);
 int gw_halo_update_start_grid(gw_halo_update_t update, size_t grid, gw_halo_handle_t* handle);
+/* The reverse update of every grid, each combined as its type; _start's handle is finished by gw_halo_wait. */
+int gw_halo_update_reverse_run(gw_halo_update_t update, int op);
+int gw_halo_update_reverse_start(gw_halo_update_t update, int op, gw_halo_handle_t* handle);
 int gw_halo_update_describe(gw_halo_update_t update, char* text, size_t capacity);
 
 /* Topology placement (docs/topology.md): for a Cartesian process grid of `extents` positions

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "ghostwire/combine.hpp"
 #include "ghostwire/error.hpp"
 #include "ghostwire/ghostwire.h"
 
@@ -34,6 +35,24 @@ int guarded(Body&& body) noexcept {
 template <class Handle>
 void require(const Handle* pointer, const char* name) {
   if (pointer == nullptr) raise(Errc::invalid_argument, std::string(name) + " is NULL");
+}
+
+// GW_SUM, GW_MIN, GW_MAX (and GW_REPLACE where `replace_allowed`) as a ReduceOp, else Errc::invalid_argument.
+inline ReduceOp reduce_op(int op, const char* call, bool replace_allowed) {
+  const int last = replace_allowed ? GW_REPLACE : GW_MAX;
+  if (op < GW_SUM || op > last)
+    raise(Errc::invalid_argument, std::string(call) + ": op is " + std::to_string(op) + "; expected GW_SUM, GW_MIN, GW_MAX" +
+                                      (replace_allowed ? " or GW_REPLACE" : ""));
+  const ReduceOp ops[] = {ReduceOp::sum, ReduceOp::min, ReduceOp::max, ReduceOp::replace};
+  return ops[op];
+}
+
+// GW_DOUBLE, GW_FLOAT, GW_INT32 or GW_INT64 as a ScalarType (the same order), else Errc::invalid_argument.
+inline ScalarType scalar_type(int type, const char* call) {
+  if (type < GW_DOUBLE || type > GW_INT64)
+    raise(Errc::invalid_argument, std::string(call) + ": type is " + std::to_string(type) +
+                                      "; expected GW_DOUBLE, GW_FLOAT, GW_INT32 or GW_INT64");
+  return static_cast<ScalarType>(type);
 }
 
 // Copies text into a caller's buffer of `capacity` bytes, truncated and NUL-terminated.

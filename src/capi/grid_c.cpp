@@ -13,7 +13,9 @@
 
 using namespace ghostwire;
 using ghostwire::capi::guarded;
+using ghostwire::capi::reduce_op;
 using ghostwire::capi::require;
+using ghostwire::capi::scalar_type;
 
 // A grid of any element type and dimension count, with what the C API reports cached.
 struct gw_grid {
@@ -204,6 +206,9 @@ int gw_grid_update_halo_start(gw_grid_t g, gw_halo_handle_t* handle) {
     hand_out(grid_of(g).base().update_halo_async(), handle);
   });
 }
+int gw_grid_reverse_halo(gw_grid_t g, int op) {
+  return guarded([&] { grid_of(g).base().reverse_halo(reduce_op(op, "gw_grid_reverse_halo", true)); });
+}
 int gw_halo_wait(gw_halo_handle_t* handle) {
   return guarded([&] {
     require(handle, "handle");
@@ -270,6 +275,15 @@ int gw_halo_update_start_grid(gw_halo_update_t u, size_t grid, gw_halo_handle_t*
   return guarded([&] {
     require(handle, "handle");
     hand_out(update_of(u).start(grid), handle);
+  });
+}
+int gw_halo_update_reverse_run(gw_halo_update_t u, int op) {
+  return guarded([&] { update_of(u).reverse_run(reduce_op(op, "gw_halo_update_reverse_run", true)); });
+}
+int gw_halo_update_reverse_start(gw_halo_update_t u, int op, gw_halo_handle_t* handle) {
+  return guarded([&] {
+    require(handle, "handle");
+    hand_out(update_of(u).reverse_start(reduce_op(op, "gw_halo_update_reverse_start", true)), handle);
   });
 }
 int gw_halo_update_describe(gw_halo_update_t u, char* text, size_t capacity) {

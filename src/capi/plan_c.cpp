@@ -11,7 +11,9 @@
 
 using namespace ghostwire;
 using ghostwire::capi::guarded;
+using ghostwire::capi::reduce_op;
 using ghostwire::capi::require;
+using ghostwire::capi::scalar_type;
 
 struct gw_plan {
   Plan plan;
@@ -207,6 +209,37 @@ int gw_plan_start(gw_plan_t p) {
 }
 int gw_plan_finish(gw_plan_t p) {
   return guarded([&] { plan_of(p).finish(); });
+}
+int gw_plan_enable_reverse(gw_plan_t p) {
+  return guarded([&] { plan_of(p).enable_reverse(); });
+}
+int gw_plan_reverse_exchange(gw_plan_t p, int op, int type) {
+  return guarded([&] {
+    const Combine how{reduce_op(op, "gw_plan_reverse_exchange", true), scalar_type(type, "gw_plan_reverse_exchange")};
+    plan_of(p).reverse_exchange(how);
+  });
+}
+int gw_plan_reverse_start(gw_plan_t p) {
+  return guarded([&] { plan_of(p).reverse_start(); });
+}
+int gw_plan_reverse_finish(gw_plan_t p, int op, int type) {
+  return guarded([&] {
+    const Combine how{reduce_op(op, "gw_plan_reverse_finish", true), scalar_type(type, "gw_plan_reverse_finish")};
+    plan_of(p).reverse_finish(how);
+  });
+}
+int gw_plan_reverse_exchange_regions(gw_plan_t p, size_t count, const int* ops, const int* types) {
+  return guarded([&] {
+    if (count > 0) {
+      require(ops, "ops");
+      require(types, "types");
+    }
+    std::vector<Combine> how;
+    for (size_t i = 0; i < count; ++i)
+      how.push_back({reduce_op(ops[i], "gw_plan_reverse_exchange_regions", true),
+                     scalar_type(types[i], "gw_plan_reverse_exchange_regions")});
+    plan_of(p).reverse_exchange(std::span<const Combine>(how));
+  });
 }
 int gw_plan_exchange_channel(gw_plan_t p, size_t channel) {
   return guarded([&] { plan_of(p).exchange(channel); });

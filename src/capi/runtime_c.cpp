@@ -136,13 +136,6 @@ struct gw_reduction {
 
 namespace {
 
-ghostwire::ReduceOp reduce_op(int op, const char* call) {
-  if (op != GW_SUM && op != GW_MIN && op != GW_MAX)
-    ghostwire::raise(ghostwire::Errc::invalid_argument,
-                     std::string(call) + ": op is " + std::to_string(op) + "; expected GW_SUM, GW_MIN or GW_MAX");
-  const ghostwire::ReduceOp ops[] = {ghostwire::ReduceOp::sum, ghostwire::ReduceOp::min, ghostwire::ReduceOp::max};
-  return ops[op];
-}
 
 }  // namespace
 
@@ -152,7 +145,7 @@ int gw_allreduce_double(gw_world_t w, double* values, size_t count, int op) {
   return guarded([&] {
     require(w, "world");
     if (count > 0) require(values, "values");
-    ghostwire::allreduce(w->world, std::span<double>(values, count), reduce_op(op, "gw_allreduce_double"));
+    ghostwire::allreduce(w->world, std::span<double>(values, count), capi::reduce_op(op, "gw_allreduce_double", false));
   });
 }
 
@@ -161,7 +154,7 @@ int gw_allreduce_double_start(gw_world_t w, double* values, size_t count, int op
     require(w, "world");
     require(reduction, "reduction");
     if (count > 0) require(values, "values");
-    const ghostwire::ReduceOp reduce = reduce_op(op, "gw_allreduce_double_start");
+    const ghostwire::ReduceOp reduce = capi::reduce_op(op, "gw_allreduce_double_start", false);
     auto handle = std::make_unique<gw_reduction>();
     handle->pending = ghostwire::allreduce_start(w->world, std::span<double>(values, count), reduce);
     *reduction = handle.release();

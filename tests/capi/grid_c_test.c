@@ -181,6 +181,41 @@ int main(int argc, char** argv) {
     OK(gw_grid_destroy(&grid));
   }
 
+  /* The reverse: rows 4 per rank over the ranks, periodic, 1 ghost row each side. After a forward
+   * update of ones the reverse sum gives 2 on each block's first and last row (one ghost image each)
+   * and 1 inside; the max of equal values changes nothing. */
+  {
+    int64_t e[2] = {4 * size, 5}, w[2] = {1, 0}, strides[2];
+    int procs[2] = {size, 1}, periodic[2] = {1, 0};
+    gw_grid_t grid;
+    OK(gw_grid_create(world, GW_INT64, 2, e, procs, w, periodic, GW_STENCIL_FACES, &grid));
+    int64_t* data;
+    OK(gw_grid_data(grid, (void**)&data));
+    OK(gw_grid_strides(grid, strides));
+    for (int64_t i = 0; i < 4; ++i)
+      for (int64_t j = 0; j < 5; ++j) data[i * strides[0] + j] = 1;
+    OK(gw_grid_update_halo(grid));
+    OK(gw_grid_reverse_halo(grid, GW_SUM));
+    for (int64_t i = 0; i < 4; ++i)
+      for (int64_t j = 0; j < 5; ++j)
+        CHECK(data[i * strides[0] + j] == (i == 0 || i == 3 ? 2 : 1), "reverse sum row %ld: %ld", (long)i,
+              (long)data[i * strides[0] + j]);
+    gw_halo_update_t update;
+    OK(gw_halo_update_create(&grid, 1, NULL, NULL, GW_PER_NEIGHBOUR, &update));
+    OK(gw_halo_update_run(update));
+    gw_halo_handle_t pending;
+    OK(gw_halo_update_reverse_start(update, GW_MAX, &pending));
+    OK(gw_halo_wait(&pending));
+    OK(gw_halo_update_reverse_run(update, GW_MIN));
+    for (int64_t i = 0; i < 4; ++i)
+      CHECK(data[i * strides[0]] == (i == 0 || i == 3 ? 2 : 1), "reverse max/min row %ld: %ld", (long)i,
+            (long)data[i * strides[0]]);
+    int code = gw_grid_reverse_halo(grid, 17);
+    CHECK(code == GW_ERR_INVALID_ARGUMENT, "bad op: %d %s", code, gw_last_error_message());
+    OK(gw_halo_update_destroy(&update));
+    OK(gw_grid_destroy(&grid));
+  }
+
   /* One update of three grids, each its own depth; per variable, then one grid alone. */
   {
     int64_t e[3] = {6, 8, 10}, w[3] = {2, 2, 2};

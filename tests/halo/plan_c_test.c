@@ -82,6 +82,25 @@ int main(int argc, char** argv) {
   gw_world_barrier(world);
   OK(gw_plan_exchange(unstructured));
   CHECK(ghosts[0] == right * 100.0 + 1 && ghosts[1] == right * 100.0 + 3, "unstructured %g %g", ghosts[0], ghosts[1]);
+  /* The reverse: my ghosts go back to cells 1 and 3 of my right neighbour, so my cells 1 and 3 get
+   * the left neighbour's ghosts added (enabled after commit: collective). */
+  OK(gw_plan_enable_reverse(unstructured));
+  gw_world_barrier(world);
+  ghosts[0] = 1000.0 * (rank + 1);
+  ghosts[1] = 10000.0 * (rank + 1);
+  OK(gw_plan_reverse_exchange(unstructured, GW_SUM, GW_DOUBLE));
+  CHECK(u[1] == rank * 100.0 + 1 + 1000.0 * (left + 1) && u[3] == rank * 100.0 + 3 + 10000.0 * (left + 1) &&
+            u[2] == rank * 100.0 + 2,
+        "reverse sum %g %g %g", u[1], u[2], u[3]);
+  gw_world_barrier(world);
+  OK(gw_plan_reverse_start(unstructured));
+  OK(gw_plan_reverse_finish(unstructured, GW_REPLACE, GW_DOUBLE));
+  CHECK(u[1] == 1000.0 * (left + 1) && u[3] == 10000.0 * (left + 1), "reverse replace %g %g", u[1], u[3]);
+  code = gw_plan_reverse_exchange(unstructured, 9, GW_DOUBLE);
+  CHECK(code == GW_ERR_INVALID_ARGUMENT && strstr(gw_last_error_message(), "GW_REPLACE"), "%d %s", code,
+        gw_last_error_message());
+  int ops[1] = {GW_MAX}, types[1] = {GW_INT64};
+  OK(gw_plan_reverse_exchange_regions(unstructured, 1, ops, types));
   gw_world_barrier(world);
   OK(gw_plan_destroy(&unstructured));
 
