@@ -18,14 +18,16 @@ module ghostwire
   integer, parameter, public :: GW_SUCCESS = 0, GW_ERR_INVALID_ARGUMENT = 1, GW_ERR_OUT_OF_RANGE = 2, &
                                 GW_ERR_MISMATCH = 3, GW_ERR_TIMEOUT = 4, GW_ERR_MPI = 5, GW_ERR_STATE = 6, &
                                 GW_ERR_UNSUPPORTED = 7, GW_ERR_INTERNAL = 8
-  integer, parameter, public :: GW_SUM = 0, GW_MIN = 1, GW_MAX = 2
+  ! Reductions; GW_REPLACE (the last value wins) for reverse exchanges only.
+  integer, parameter, public :: GW_SUM = 0, GW_MIN = 1, GW_MAX = 2, GW_REPLACE = 3
   integer, parameter, public :: GW_SEND = 0, GW_RECEIVE = 1
   ! MPI's thread levels, as gw_world_thread_level reports them (docs/runtime.md, "Threads").
   integer, parameter, public :: GW_THREAD_SINGLE = 0, GW_THREAD_FUNNELED = 1, GW_THREAD_SERIALIZED = 2, &
                                 GW_THREAD_MULTIPLE = 3
   ! Grid stencils: the faces only (5-, 7-point), or faces, edges and corners (9-, 27-point).
   integer, parameter, public :: GW_FACES = 0, GW_FULL = 1
-  integer, parameter :: GW_DOUBLE = 0, GW_FLOAT = 1, GW_INT32 = 2, GW_INT64 = 3
+  ! The number types a reverse exchange combines values as (gw_plan_reverse_exchange).
+  integer, parameter, public :: GW_DOUBLE = 0, GW_FLOAT = 1, GW_INT32 = 2, GW_INT64 = 3
 
   type, public :: gw_world
     type(c_ptr) :: ptr = c_null_ptr
@@ -67,10 +69,12 @@ module ghostwire
             gw_plan_commit, gw_plan_send, gw_plan_test_recv, gw_plan_wait_recv, gw_plan_test_send, &
             gw_plan_wait_send, gw_plan_exchange, gw_plan_start, gw_plan_finish, gw_plan_describe, &
             gw_plan_unstructured, gw_plan_partition, gw_plan_pready, gw_plan_parrived, gw_plan_exchange_share, &
-            gw_plan_wait_send_partition
+            gw_plan_wait_send_partition, gw_plan_enable_reverse, gw_plan_reverse_exchange, gw_plan_reverse_start, &
+            gw_plan_reverse_finish
   public :: gw_grid_create, gw_grid_free, gw_grid_info, gw_grid_describe, gw_update_halo, gw_update_halo_start, &
             gw_halo_wait, gw_halo_update_create, gw_halo_update_free, gw_halo_update_run, gw_halo_update_start, &
-            gw_halo_update_describe, gw_update_halo_shared, gw_halo_update_run_shared
+            gw_halo_update_describe, gw_update_halo_shared, gw_halo_update_run_shared, gw_reverse_halo, &
+            gw_halo_update_reverse_run, gw_halo_update_reverse_start
 
   interface gw_world_init
     module procedure world_init_integer
@@ -253,6 +257,12 @@ module ghostwire
       import :: c_int, c_ptr
       type(c_ptr), value :: grid
       integer(c_int), intent(out) :: ranks(*)
+    end function
+    integer(c_int) function c_halo_update_reverse_start(update, op, handle) bind(c, name='gw_halo_update_reverse_start')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: update
+      integer(c_int), value :: op
+      type(c_ptr) :: handle
     end function
     integer(c_int) function c_grid_update_halo_start(grid, handle) bind(c, name='gw_grid_update_halo_start')
       import :: c_int, c_ptr
@@ -946,6 +956,32 @@ contains
       call check(c_plan_exchange(plan%ptr), ierr)
     end if
   end subroutine
+  ! The reverse exchange (docs/plans.md, "Reverse exchange"): every receive layout's values go back to
+  ! their sender and are combined (op: GW_SUM, GW_MIN, GW_MAX or GW_REPLACE) into the elements they
+  ! came from, as values of `type` (GW_DOUBLE, GW_FLOAT, GW_INT32 or GW_INT64), in a fixed order.
+  ! gw_plan_enable_reverse on every rank, before gw_plan_commit or (collectively) after it.
+  subroutine gw_plan_enable_reverse(plan, ierr)
+    type(gw_plan), intent(in) :: plan
+    integer, intent(out), optional :: ierr
+    call check(c_plan_enable_reverse(plan%ptr), ierr)
+  end subroutine
+  subroutine gw_plan_reverse_exchange(plan, op, type, ierr)
+    type(gw_plan), intent(in) :: plan
+    integer, intent(in) :: op, type
+    integer, intent(out), optional :: ierr
+    call check(c_plan_reverse_exchange(plan%ptr, int(op, c_int), int(type, c_int)), ierr)
+  end subroutine
+  subroutine gw_plan_reverse_start(plan, ierr)
+    type(gw_plan), intent(in) :: plan
+    integer, intent(out), optional :: ierr
+    call check(c_plan_reverse_start(plan%ptr), ierr)
+  end subroutine
+  subroutine gw_plan_reverse_finish(plan, op, type, ierr)
+    type(gw_plan), intent(in) :: plan
+    integer, intent(in) :: op, type
+    integer, intent(out), optional :: ierr
+    call check(c_plan_reverse_finish(plan%ptr, int(op, c_int), int(type, c_int)), ierr)
+  end subroutine
   ! gw_plan_exchange in two halves, to overlap with computation.
   subroutine gw_plan_start(plan, channel, ierr)
     type(gw_plan), intent(in) :: plan
@@ -1185,6 +1221,14 @@ contains
     integer, intent(out), optional :: ierr
     call check(c_grid_update_halo(grid%ptr), ierr)
   end subroutine
+  ! The reverse: every ghost cell gw_update_halo fills is combined (op, default GW_SUM) into the cell
+  ! it mirrors, in a fixed order (collective).
+  subroutine gw_reverse_halo(grid, op, ierr)
+    type(gw_grid), intent(in) :: grid
+    integer, intent(in), optional :: op
+    integer, intent(out), optional :: ierr
+    call check(c_grid_reverse_halo(grid%ptr, int(op_or_sum(op), c_int)), ierr)
+  end subroutine
   ! gw_update_halo by a team of threads (an OpenMP parallel region): every thread calls it with its own
   ! thread = omp_get_thread_num() and threads = omp_get_num_threads(); it returns on every thread once
   ! every ghost cell is filled.
@@ -1290,6 +1334,25 @@ contains
       call check(c_halo_update_start(update%ptr, handle%ptr), ierr)
     end if
   end subroutine
+  ! The reverse update of every grid, each combined as its type (op, default GW_SUM).
+  subroutine gw_halo_update_reverse_run(update, op, ierr)
+    type(gw_halo_update), intent(in) :: update
+    integer, intent(in), optional :: op
+    integer, intent(out), optional :: ierr
+    call check(c_halo_update_reverse_run(update%ptr, int(op_or_sum(op), c_int)), ierr)
+  end subroutine
+  subroutine gw_halo_update_reverse_start(update, handle, op, ierr)
+    type(gw_halo_update), intent(in) :: update
+    type(gw_halo_handle), intent(out) :: handle
+    integer, intent(in), optional :: op
+    integer, intent(out), optional :: ierr
+    call check(c_halo_update_reverse_start(update%ptr, int(op_or_sum(op), c_int), handle%ptr), ierr)
+  end subroutine
+  integer function op_or_sum(op)
+    integer, intent(in), optional :: op
+    op_or_sum = GW_SUM
+    if (present(op)) op_or_sum = op
+  end function
   subroutine gw_halo_update_describe(update, text, ierr)
     type(gw_halo_update), intent(in) :: update
     character(len=:), allocatable, intent(out) :: text

@@ -20,6 +20,7 @@ program grid_test
   call test_3d_real4_processes()
   call test_1d_integer()
   call test_3d_int64_update_depths()
+  call test_reverse()
   call test_errors()
 
   call finish_test(world, 'grid_test')
@@ -27,6 +28,44 @@ program grid_test
   call MPI_Finalize()
 
 contains
+
+  ! The reverse update: ones updated forward, then summed back: 1 plus the number of ghost images of
+  ! each cell (counted here from the ghost bounds: a block's edge cells along a periodic dimension
+  ! of width 1 are imaged once per side). Then min and max leave equal values as they are.
+  subroutine test_reverse()
+    type(gw_grid) :: grid
+    type(gw_halo_update) :: update
+    type(gw_halo_handle) :: handle
+    integer(8), pointer :: u(:, :)
+    integer :: n(2), i, j, bad
+    integer(8) :: expected
+    call gw_grid_create(grid, world, u, [8, 4 * ranks], halo=[0, 1], periodic=[.false., .true.], &
+                        processes=[1, ranks])
+    call gw_grid_info(grid, local_extents=n)
+    u = 1
+    call gw_update_halo(grid)
+    call gw_reverse_halo(grid)
+    bad = 0
+    do j = 1, n(2)
+      do i = 1, n(1)
+        expected = 1
+        if (j == 1) expected = expected + 1
+        if (j == n(2)) expected = expected + 1
+        if (u(i, j) /= expected) bad = bad + 1
+      end do
+    end do
+    call expect(bad == 0, 'reverse sum: ' // trim(itoa(bad)) // ' wrong cells')
+    call gw_halo_update_create(update, [grid])
+    call gw_halo_update_run(update)
+    call gw_halo_update_reverse_start(update, handle, GW_MAX)
+    call gw_halo_wait(handle)
+    call gw_halo_update_reverse_run(update, GW_MIN)
+    call expect(u(1, 1) == 2 .and. u(1, 2) == 1, 'reverse max and min')
+    call gw_reverse_halo(grid, 42, ierr)
+    call expect_error(ierr, GW_ERR_INVALID_ARGUMENT, 'GW_REPLACE', 'reverse with op 42')
+    call gw_halo_update_free(update)
+    call gw_grid_free(grid)
+  end subroutine
 
   ! The global index of a cell as a number: i + 100 j + 10000 k (1-based, wrapped periodically).
   real(8) function value_of(g, extents, round)

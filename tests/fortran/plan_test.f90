@@ -164,6 +164,19 @@ contains
     call gw_plan_unstructured(plan, world, segment, owned, ghosts, owners, indices)
     call gw_plan_exchange(plan)
     call expect(all(ghosts == [100 * right + 5, 100 * right + 1, 100 * left + 3]), 'unstructured ghosts')
+    ! The reverse: my ghosts go back to elements 5 and 1 of my right neighbour and 3 of my left one;
+    ! mine get the left neighbour's first two and the right neighbour's third (indices 1-based here).
+    call gw_plan_enable_reverse(plan)
+    call gw_world_barrier(world)
+    ghosts = [1000 * (rank + 1), 10000 * (rank + 1), 100000 * (rank + 1)]
+    call gw_plan_reverse_exchange(plan, GW_SUM, GW_DOUBLE)
+    call expect(owned(5) == 100 * rank + 5 + 1000 * (left + 1) .and. owned(1) == 100 * rank + 1 + 10000 * (left + 1) &
+                .and. owned(3) == 100 * rank + 3 + 100000 * (right + 1) .and. owned(2) == 100 * rank + 2, &
+                'unstructured reverse sum')
+    call gw_world_barrier(world)
+    call gw_plan_reverse_start(plan)
+    call gw_plan_reverse_finish(plan, GW_REPLACE, GW_DOUBLE)
+    call expect(owned(3) == 100000 * (right + 1), 'unstructured reverse replace')
     call gw_plan_free(plan)
     call gw_segment_free(segment)
   end subroutine
