@@ -18,6 +18,15 @@ bool same(const py::dtype& a, const py::dtype& b) {
 }
 }  // namespace
 
+ReduceOp reduce_op_of(const std::string& name, const char* what, bool replace_allowed) {
+  if (name == "sum") return ReduceOp::sum;
+  if (name == "min") return ReduceOp::min;
+  if (name == "max") return ReduceOp::max;
+  if (name == "replace" && replace_allowed) return ReduceOp::replace;
+  invalid(std::string(what) + ": op '" + name + "' is not one of 'sum', 'min', 'max'" +
+          (replace_allowed ? ", 'replace'" : ""));
+}
+
 Element element_of(const py::handle& dtype, const char* what) {
   py::dtype type;
   try {

@@ -14,12 +14,6 @@ namespace ghostwire::python {
 
 namespace {
 
-ReduceOp op_of(const std::string& name) {
-  if (name == "sum") return ReduceOp::sum;
-  if (name == "min") return ReduceOp::min;
-  if (name == "max") return ReduceOp::max;
-  invalid("allreduce: op '" + name + "' is not one of 'sum', 'min', 'max'");
-}
 
 template <class T>
 void reduce_in_place(World& world, T* values, std::size_t count, ReduceOp op) {
@@ -36,7 +30,7 @@ void bind_collective(py::module_& m) {
         if (!py::isinstance<PyWorld>(world_object))
           invalid("allreduce: world must be a ghostwire.World, got " + std::string(py::str(py::type::of(world_object))));
         World& world = world_object.cast<PyWorld&>().get();
-        const ReduceOp op = op_of(op_name);
+        const ReduceOp op = reduce_op_of(op_name, "allreduce", false);
         if (py::isinstance<py::array>(values)) {
           const py::dtype type = py::reinterpret_borrow<py::array>(values).dtype();
           const bool integer = type.kind() == 'i' || type.kind() == 'u';

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <string>
 
+#include "ghostwire/combine.hpp"
 #include "ghostwire/error.hpp"
 
 namespace ghostwire::python {
@@ -38,6 +39,11 @@ enum class Element { float64, float32, int32, int64 };
 // Error(invalid_argument) naming the accepted types otherwise.
 Element element_of(const py::handle& dtype, const char* what);
 py::dtype dtype_of(Element element);
+// The number type a reverse exchange combines an Element as (the same four, in the same order).
+inline ScalarType scalar_of(Element element) { return static_cast<ScalarType>(element); }
+// "sum", "min", "max" (and "replace" where allowed) as a ReduceOp; Error(invalid_argument) naming
+// `what` otherwise.
+ReduceOp reduce_op_of(const std::string& name, const char* what, bool replace_allowed);
 const char* element_name(Element element);
 std::size_t element_size(Element element);
 

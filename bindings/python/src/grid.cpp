@@ -159,6 +159,17 @@ views of the grid's memory (writes go to the grid).)")
           },
           "Start filling the ghost cells; the handle's wait() finishes. Meanwhile do not write the owned "
           "cells within halo width of the block's faces nor read the ghost cells.")
+      .def(
+          "reverse_halo",
+          [](PyGrid& g, const std::string& op) {
+            const ReduceOp how = reduce_op_of(op, "Grid.reverse_halo", true);
+            py::gil_scoped_release released;
+            g.get().base().reverse_halo(how);
+          },
+          py::arg("op") = "sum",
+          "The reverse of update_halo: every ghost cell it fills is combined into the cell it mirrors ('sum', "
+          "'min', 'max' or 'replace'), the cell's own value first, then the ghosts' in a fixed order (collective; "
+          "the GIL is released meanwhile). With 'sum', deposits into ghost cells reach their owners.")
       .def("sum", [](PyGrid& g) { return g.get().reduce(ReduceOp::sum); }, "Sum of all cells (collective).")
       .def("min", [](PyGrid& g) { return g.get().reduce(ReduceOp::min); }, "Minimum of all cells (collective).")
       .def("max", [](PyGrid& g) { return g.get().reduce(ReduceOp::max); }, "Maximum of all cells (collective).")

@@ -169,6 +169,27 @@ must be C-contiguous; the plan keeps them alive and reads/writes them in place.)
       .def("commit", [](PyPlan& p) { unlocked([&] { p.get().commit(); }); })
       .def_property_readonly("committed", [](const PyPlan& p) { return p.get().committed(); })
       .def("exchange", [](PyPlan& p) { unlocked([&] { p.get().exchange(); }); })
+      .def("enable_reverse", [](PyPlan& p) { unlocked([&] { p.get().enable_reverse(); }); },
+           "Give the plan a reverse exchange: on every rank, before commit() or (collectively) after it.")
+      .def(
+          "reverse_exchange",
+          [](PyPlan& p, const std::string& op, const py::object& dtype) {
+            const Combine how{reduce_op_of(op, "Plan.reverse_exchange", true),
+                              scalar_of(element_of(dtype, "Plan.reverse_exchange"))};
+            unlocked([&] { p.get().reverse_exchange(how); });
+          },
+          py::arg("op") = "sum", py::arg("dtype") = dtype_of(Element::float64),
+          "Every receive layout's values go back to their sender and are combined into the elements they came "
+          "from ('sum', 'min', 'max' or 'replace', as values of dtype), in a fixed order.")
+      .def("reverse_start", [](PyPlan& p) { unlocked([&] { p.get().reverse_start(); }); })
+      .def(
+          "reverse_finish",
+          [](PyPlan& p, const std::string& op, const py::object& dtype) {
+            const Combine how{reduce_op_of(op, "Plan.reverse_finish", true),
+                              scalar_of(element_of(dtype, "Plan.reverse_finish"))};
+            unlocked([&] { p.get().reverse_finish(how); });
+          },
+          py::arg("op") = "sum", py::arg("dtype") = dtype_of(Element::float64))
       .def("start", [](PyPlan& p) { unlocked([&] { p.get().start(); }); })
       .def("finish", [](PyPlan& p) { unlocked([&] { p.get().finish(); }); })
       .def("send", [](PyPlan& p, std::size_t c, int n) { unlocked([&] { p.get().send(c, n); }); })

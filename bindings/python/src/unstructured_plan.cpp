@@ -71,6 +71,12 @@ class PyUnstructuredPlan final : public Closable {
     return view_of(self, views_, dtype_of(element_), {count}, {static_cast<py::ssize_t>(size)}, first);
   }
   bool closed() const noexcept { return !plan_; }
+  // Every call of the plan is collective here, so the first reverse may build it (collective too).
+  void reverse(ReduceOp op) {
+    Plan& plan = get();
+    if (!plan.reverse_enabled()) plan.enable_reverse();
+    plan.reverse_exchange(Combine{op, scalar_of(element_)});
+  }
 
  private:
   void release() {
@@ -102,6 +108,16 @@ element ghost_index[i] of rank ghost_owner[i]'s owned values. Collective. exchan
                              [](const py::object& self) { return self.cast<PyUnstructuredPlan&>().view(self, true); })
       .def("exchange", [](PyUnstructuredPlan& p) { unlocked([&] { p.get().exchange(); }); },
            "Fill the ghosts (collective; the GIL is released meanwhile).")
+      .def(
+          "reverse_exchange",
+          [](PyUnstructuredPlan& p, const std::string& op) {
+            const ReduceOp how = reduce_op_of(op, "UnstructuredPlan.reverse_exchange", true);
+            unlocked([&] { p.reverse(how); });
+          },
+          py::arg("op") = "sum",
+          "The reverse of exchange(): every ghost goes back to its owner and is combined into the owned value "
+          "('sum', 'min', 'max' or 'replace'), the owned value first, then the ghosts by rank and position: the "
+          "same bits run to run. Collective (the first call builds the reverse plan).")
       .def("start", [](PyUnstructuredPlan& p) { unlocked([&] { p.get().start(); }); })
       .def("finish", [](PyUnstructuredPlan& p) { unlocked([&] { p.get().finish(); }); })
       .def("describe", [](const PyUnstructuredPlan& p) { return p.get().describe(); })
