@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// gw-petsc-sf-bench: the star-forest of a DMDA global-to-local scatter, timed per PetscSF type in
+// one run. For each size, one DMDA (2-D 5-point or 3-D 7-point stencil, `dof` values per point, n^d
+// points per rank); its global-to-local scatter duplicated once per type (-types), every copy set up
+// before timing; then `reps` rounds, each timing every type in turn (the order rotates round to
+// round) over `iters` scatters: VecScatterBegin + VecScatterEnd forward (INSERT_VALUES: PetscSF
+// Bcast) and, with -ops reverse or both, reverse (ADD_VALUES: PetscSF Reduce). Every type's result
+// is checked against basic's, bit for bit. One JSON line per (type, operation, size) with the median
+// time per scatter (the slowest rank's) and the median of the per-round ratios to basic.
+//
+//   mpirun -n 4 gw-petsc-sf-bench -dim 2 -dof 1 -sizes 64,256,1024 -types basic,neighbor,window,ghostwire \
+//       -dll_append build/bindings/petsc/libghostwire_petsc.so
+#include <petscdmda.h>
+#include <petscsf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TYPES 8
+#define MAX_SIZES 16
+
+typedef struct {
+  PetscInt dim, dof, reps, iters, nsizes, ntypes;
+  PetscInt sizes[MAX_SIZES];
+  char types[MAX_TYPES][32];
+  PetscBool forward, reverse;
+  char json[PETSC_MAX_PATH_LEN];
+} Options;
+
+static PetscErrorCode read_options(Options* o) {
+  char list[512] = "basic,neighbor,window", ops[32] = "both";
+  PetscBool given;
+  PetscFunctionBeginUser;
+  o->dim = 2;
+  o->dof = 1;
+  o->reps = 15;
+  o->iters = 0;  // 0: chosen per size so that a round takes about 20 ms
+  o->nsizes = MAX_SIZES;
+  o->json[0] = '\0';
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "gw-petsc-sf-bench options", NULL);
+  PetscCall(PetscOptionsInt("-dim", "2 (5-point stencil) or 3 (7-point)", NULL, o->dim, &o->dim, NULL));
+  PetscCall(PetscOptionsInt("-dof", "values per grid point", NULL, o->dof, &o->dof, NULL));
+  PetscCall(PetscOptionsInt("-reps", "rounds (each times every type)", NULL, o->reps, &o->reps, NULL));
+  PetscCall(PetscOptionsInt("-iters", "scatters per timing (0: automatic)", NULL, o->iters, &o->iters, NULL));
+  PetscCall(PetscOptionsIntArray("-sizes", "points per rank per dimension", NULL, o->sizes, &o->nsizes, &given));
+  if (!given) {
+    o->nsizes = 0;
+    for (PetscInt n = o->dim == 2 ? 64 : 16; n <= (o->dim == 2 ? 1024 : 128); n *= 2) o->sizes[o->nsizes++] = n;
+  }
+  PetscCall(PetscOptionsString("-types", "PetscSF types, comma-separated (basic first)", NULL, list, list,
+                               sizeof list, NULL));
+  PetscCall(PetscOptionsString("-ops", "forward, reverse or both", NULL, ops, ops, sizeof ops, NULL));
+  PetscCall(PetscOptionsString("-json", "append the JSON lines to this file", NULL, o->json, o->json,
+                               sizeof o->json, NULL));
+  PetscOptionsEnd();
+  PetscCheck(o->dim == 2 || o->dim == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dim %" PetscInt_FMT ": expected 2 or 3", o->dim);
+  PetscCheck(o->dof >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dof %" PetscInt_FMT ": expected >= 1", o->dof);
+  PetscCheck(o->reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-reps %" PetscInt_FMT ": expected >= 1", o->reps);
+  o->forward = (PetscBool)(!strcmp(ops, "forward") || !strcmp(ops, "both"));
+  o->reverse = (PetscBool)(!strcmp(ops, "reverse") || !strcmp(ops, "both"));
+  PetscCheck(o->forward || o->reverse, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-ops %s: expected forward, reverse or both", ops);
+  o->ntypes = 0;
+  for (char* t = strtok(list, ","); t && o->ntypes < MAX_TYPES; t = strtok(NULL, ","))
+    PetscCall(PetscStrncpy(o->types[o->ntypes++], t, sizeof o->types[0]));
+  PetscCheck(o->ntypes >= 1 && !strcmp(o->types[0], "basic"), PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG,
+             "-types must start with basic (every type is checked against it and timed relative to it)");
+  PetscFunctionReturn(0);
+}
+
+static int compare_doubles(const void* a, const void* b) {
+  const double x = *(const double*)a, y = *(const double*)b;
+  return x < y ? -1 : x > y;
+}
+static double median(double* values, PetscInt n) {
+  qsort(values, (size_t)n, sizeof *values, compare_doubles);
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// A DMDA of n^dim points per rank, star stencil of width 1, no periodicity (as SNES ex5 and ex19).
+static PetscErrorCode make_dmda(const Options* o, PetscInt n, DM* da) {
+  PetscMPIInt size;
+  int dims[3] = {0, 0, 0};
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCallMPI(MPI_Dims_create(size, (int)o->dim, dims));
+  if (o->dim == 2)
+    PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n * dims[0],
+                           n * dims[1], dims[0], dims[1], o->dof, 1, NULL, NULL, da));
+  else
+    PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR,
+                           n * dims[0], n * dims[1], n * dims[2], dims[0], dims[1], dims[2], o->dof, 1, NULL, NULL,
+                           NULL, da));
+  PetscCall(DMSetUp(*da));
+  PetscFunctionReturn(0);
+}
+
+// One scatter in the direction asked for: forward global -> local (Bcast), reverse local -> global
+// adding (Reduce).
+static PetscErrorCode scatter(PetscSF sf, Vec global, Vec local, PetscBool reverse) {
+  PetscFunctionBeginUser;
+  if (reverse) {
+    PetscCall(VecScatterBegin(sf, local, global, ADD_VALUES, SCATTER_REVERSE));
+    PetscCall(VecScatterEnd(sf, local, global, ADD_VALUES, SCATTER_REVERSE));
+  } else {
+    PetscCall(VecScatterBegin(sf, global, local, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(sf, global, local, INSERT_VALUES, SCATTER_FORWARD));
+  }
+  PetscFunctionReturn(0);
+}
+
+// Values that show a misplaced, lost or doubled entry: distinct integers (exact in any sum order).
+static PetscErrorCode fill(Vec global, Vec local, PetscInt round) {
+  PetscInt first, count;
+  PetscScalar* v;
+  PetscFunctionBeginUser;
+  PetscCall(VecGetOwnershipRange(global, &first, NULL));
+  PetscCall(VecGetLocalSize(global, &count));
+  PetscCall(VecGetArray(global, &v));
+  for (PetscInt i = 0; i < count; ++i) v[i] = (PetscScalar)(first + i + 1 + 1000000 * round);
+  PetscCall(VecRestoreArray(global, &v));
+  PetscCall(VecGetLocalSize(local, &count));
+  PetscCall(VecGetArray(local, &v));
+  for (PetscInt i = 0; i < count; ++i) v[i] = (PetscScalar)(3 * i + 7 + round);
+  PetscCall(VecRestoreArray(local, &v));
+  PetscFunctionReturn(0);
+}
+
+// The slowest rank's seconds per scatter for `iters` scatters.
+static PetscErrorCode time_scatters(PetscSF sf, Vec global, Vec local, PetscBool reverse, PetscInt iters,
+                                    double* seconds) {
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  double start = MPI_Wtime();
+  for (PetscInt k = 0; k < iters; ++k) PetscCall(scatter(sf, global, local, reverse));
+  double mine = (MPI_Wtime() - start) / (double)iters;
+  PetscCallMPI(MPI_Allreduce(&mine, seconds, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));
+  PetscFunctionReturn(0);
+}
+
+// Each type's result after one scatter from the same input, against basic's (type 0), on every rank.
+static PetscErrorCode check_types(const Options* o, PetscSF* sfs, Vec global, Vec local, PetscBool reverse, PetscInt n) {
+  Vec expected;
+  Vec out = reverse ? global : local;
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(out, &expected));
+  for (PetscInt t = 0; t < o->ntypes; ++t) {
+    PetscCall(fill(global, local, 1));
+    PetscCall(scatter(sfs[t], global, local, reverse));
+    if (t == 0) {
+      PetscCall(VecCopy(out, expected));
+      continue;
+    }
+    const PetscScalar *a, *b;
+    PetscInt count;
+    int same = 1, all = 0;
+    PetscCall(VecGetLocalSize(out, &count));
+    PetscCall(VecGetArrayRead(out, &a));
+    PetscCall(VecGetArrayRead(expected, &b));
+    same = count == 0 || memcmp(a, b, (size_t)count * sizeof *a) == 0;
+    PetscCall(VecRestoreArrayRead(out, &a));
+    PetscCall(VecRestoreArrayRead(expected, &b));
+    PetscCallMPI(MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_LAND, PETSC_COMM_WORLD));
+    PetscCheck(all, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "type %s: the %s scatter at n = %" PetscInt_FMT " differs from basic's",
+               o->types[t], reverse ? "reverse" : "forward", n);
+  }
+  PetscCall(VecDestroy(&expected));
+  PetscFunctionReturn(0);
+}
+
+// Scatters per timing: about 10 ms of basic's, between 5 and 5000.
+static PetscErrorCode choose_iters(const Options* o, PetscSF basic, Vec global, Vec local, PetscBool reverse,
+                                   PetscInt* iters) {
+  double seconds;
+  PetscFunctionBeginUser;
+  if (o->iters > 0) {
+    *iters = o->iters;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(time_scatters(basic, global, local, reverse, 5, &seconds));
+  double want = 0.01 / (seconds > 1e-9 ? seconds : 1e-9);
+  *iters = (PetscInt)(want < 5 ? 5 : want > 5000 ? 5000 : want);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode report(const Options* o, PetscInt n, PetscBool reverse, PetscInt iters, double* times,
+                             FILE* json) {
+  PetscMPIInt rank, size;
+  double per_type[MAX_TYPES], ratios[MAX_TYPES], column[1024];
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  for (PetscInt t = 0; t < o->ntypes; ++t) {
+    for (PetscInt r = 0; r < o->reps; ++r) column[r] = times[r * o->ntypes + t];
+    per_type[t] = median(column, o->reps);
+    for (PetscInt r = 0; r < o->reps; ++r) column[r] = times[r * o->ntypes + t] / times[r * o->ntypes];
+    ratios[t] = median(column, o->reps);
+  }
+  PetscInt face = o->dof * (PetscInt)sizeof(PetscScalar);
+  for (PetscInt d = 1; d < o->dim; ++d) face *= n;
+  for (PetscInt t = 0; t < o->ntypes && rank == 0; ++t) {
+    printf("  %-10s %-7s n=%-5" PetscInt_FMT " %8" PetscInt_FMT " B/neighbour  %10.2f us  x%.3f of basic\n", o->types[t],
+           reverse ? "reverse" : "forward", n, face, 1e6 * per_type[t], ratios[t]);
+    if (json)
+      fprintf(json,
+              "{\"bench\": \"petsc-sf\", \"type\": \"%s\", \"op\": \"%s\", \"dim\": %" PetscInt_FMT
+              ", \"dof\": %" PetscInt_FMT ", \"n\": %" PetscInt_FMT ", \"ranks\": %d, \"bytes_per_neighbour\": %" PetscInt_FMT
+              ", \"seconds\": %.9g, \"ratio_to_basic\": %.6f, \"reps\": %" PetscInt_FMT ", \"iters\": %" PetscInt_FMT
+              ", \"verified\": true}\n",
+              o->types[t], reverse ? "reverse" : "forward", o->dim, o->dof, n, size, face, per_type[t], ratios[t], o->reps,
+              iters);
+  }
+  fflush(stdout);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode run_size(const Options* o, PetscInt n, FILE* json) {
+  DM da;
+  Vec global, local;
+  VecScatter gtol;
+  PetscSF sfs[MAX_TYPES];
+  double times[1024 * MAX_TYPES];
+  PetscFunctionBeginUser;
+  PetscCall(make_dmda(o, n, &da));
+  PetscCall(DMCreateGlobalVector(da, &global));
+  PetscCall(DMCreateLocalVector(da, &local));
+  PetscCall(DMDAGetScatter(da, &gtol, NULL));
+  for (PetscInt t = 0; t < o->ntypes; ++t) {
+    PetscCall(PetscSFDuplicate(gtol, PETSCSF_DUPLICATE_GRAPH, &sfs[t]));
+    PetscCall(PetscSFSetType(sfs[t], o->types[t]));
+    PetscCall(PetscSFSetUp(sfs[t]));
+  }
+  for (int direction = 0; direction < 2; ++direction) {
+    const PetscBool reverse = (PetscBool)(direction == 1);
+    if ((reverse && !o->reverse) || (!reverse && !o->forward)) continue;
+    PetscCall(check_types(o, sfs, global, local, reverse, n));
+    PetscInt iters;
+    PetscCall(choose_iters(o, sfs[0], global, local, reverse, &iters));
+    for (PetscInt t = 0; t < o->ntypes; ++t) PetscCall(time_scatters(sfs[t], global, local, reverse, 5, &times[0]));
+    for (PetscInt r = 0; r < o->reps; ++r)
+      for (PetscInt k = 0; k < o->ntypes; ++k) {
+        const PetscInt t = (k + r) % o->ntypes;  // every type in every position of the round
+        PetscCall(time_scatters(sfs[t], global, local, reverse, iters, &times[r * o->ntypes + t]));
+      }
+    PetscCall(report(o, n, reverse, iters, times, json));
+  }
+  for (PetscInt t = 0; t < o->ntypes; ++t) PetscCall(PetscSFDestroy(&sfs[t]));
+  PetscCall(VecDestroy(&global));
+  PetscCall(VecDestroy(&local));
+  PetscCall(DMDestroy(&da));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char** argv) {
+  Options o;
+  FILE* json = NULL;
+  PetscMPIInt rank, size;
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL,
+                            "gw-petsc-sf-bench: a DMDA global-to-local scatter per PetscSF type, side by side.\n"));
+  PetscCall(read_options(&o));
+  PetscCheck(o.reps <= 1024, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-reps %" PetscInt_FMT ": at most 1024", o.reps);
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (rank == 0 && o.json[0]) {
+    json = fopen(o.json, "a");
+    PetscCheck(json, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "-json %s: cannot open for appending", o.json);
+  }
+  if (rank == 0) printf("gw-petsc-sf-bench: %d ranks, %" PetscInt_FMT "-D, dof %" PetscInt_FMT ", %" PetscInt_FMT " rounds\n", size, o.dim, o.dof, o.reps);
+  for (PetscInt i = 0; i < o.nsizes; ++i) PetscCall(run_size(&o, o.sizes[i], json));
+  if (json) fclose(json);
+  PetscCall(PetscFinalize());
+  return 0;
+}
