@@ -205,9 +205,11 @@ static PetscErrorCode report(const Options* o, PetscInt n, PetscBool reverse, Pe
               "{\"bench\": \"petsc-sf\", \"type\": \"%s\", \"op\": \"%s\", \"dim\": %" PetscInt_FMT
               ", \"dof\": %" PetscInt_FMT ", \"n\": %" PetscInt_FMT ", \"ranks\": %d, \"bytes_per_neighbour\": %" PetscInt_FMT
               ", \"seconds\": %.9g, \"ratio_to_basic\": %.6f, \"reps\": %" PetscInt_FMT ", \"iters\": %" PetscInt_FMT
-              ", \"verified\": true}\n",
+              ", \"verified\": true, \"round_seconds\": [",
               o->types[t], reverse ? "reverse" : "forward", o->dim, o->dof, n, size, face, per_type[t], ratios[t], o->reps,
               iters);
+    for (PetscInt r = 0; r < o->reps && json; ++r) fprintf(json, "%s%.9g", r ? ", " : "", times[r * o->ntypes + t]);
+    if (json) fprintf(json, "]}\n");
   }
   fflush(stdout);
   PetscFunctionReturn(0);
