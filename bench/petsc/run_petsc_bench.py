@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""PetscSF types side by side (docs/BENCHMARKS.md, "PetscSF"): a DMDA's global-to-local scatter
+(gw-petsc-sf-bench: 2-D 5-point and 3-D 7-point, 1 and 4 dof, forward Bcast and reverse Reduce) with
+-sf_type basic, neighbor, window and ghostwire in one job per configuration, on 2 and 4 ranks of one
+node and 2 ranks on two hosts; and SNES ex5 with a nonlinear Gauss-Seidel smoother (a
+global-to-local every sweep) per type, runs interleaved, scatter and total time from -log_view and
+the residual history compared with basic's.
+
+  bench/petsc/run_petsc_bench.py                 # everything (about 6 minutes on 2 cores)
+  bench/petsc/run_petsc_bench.py --quick         # fewer sizes and rounds
+  bench/petsc/run_petsc_bench.py --report DIR    # the table and plot of an earlier run
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import bench_common as common  # noqa: E402
+import goals  # noqa: E402
+
+PROGRAM = "run_petsc_bench"
+TYPES = ["basic", "neighbor", "window", "ghostwire"]
+LAUNCHES = {name: common.APP_LAUNCHES[name] for name in ("intra-2", "intra-4", "multihost-2")}
+SMALL_MESSAGE = 64 * 1024  # the goal's bound between 0.6x and 0.8x of basic
+
+
+def library(opts) -> Path:
+    return Path(opts.build_dir) / "bindings" / "petsc" / "libghostwire_petsc.so"
+
+
+def sf_options(opts, types: list[str]) -> list[str]:
+    extra = ["-types", ",".join(types)]
+    if "ghostwire" in types:
+        extra += ["-dll_append", str(library(opts))]
+    return extra
+
+
+def run_sf(opts, out_dir: Path, log, types: list[str], failures: list[str]) -> None:
+    program = Path(opts.build_dir) / "bench" / "petsc" / "gw-petsc-sf-bench"
+    results = out_dir / "sf.jsonl"
+    for launch in opts.launches:
+        for dim, dof in ((2, 1), (2, 4), (3, 1), (3, 4)):
+            sizes = ("64,256,1024" if dim == 2 else "16,32,64,128") if not opts.quick else ("64,512" if dim == 2 else "16,64")
+            before = len(common.load_records(results, "round_seconds"))
+            command = common.launch_command(opts, launch) + ["--", str(program), "-dim", str(dim), "-dof", str(dof),
+                                                             "-sizes", sizes, "-reps", str(opts.repeats),
+                                                             "-json", str(results)] + sf_options(opts, types)
+            what = f"{launch} {dim}-D dof {dof}"
+            print(f"== {what}", flush=True)
+            log.write(f"\n== {' '.join(command)}\n")
+            if opts.dry_run:
+                print(" ".join(command))
+                continue
+            done = subprocess.run(command, capture_output=True, text=True)
+            log.write(done.stdout + done.stderr)
+            log.flush()
+            added = common.load_records(results, "round_seconds")[before:]
+            for record in added:
+                record["launch"] = launch
+            rewrite_tail(results, before, added)
+            if done.returncode != 0 or not added:
+                failures.append(what)
+                print(f"!! {what}: exit status {done.returncode} (see {log.name})", flush=True)
+
+
+def rewrite_tail(path: Path, keep: int, records: list[dict]) -> None:
+    """The file's first `keep` records, then `records` (the program's lines, now with their launch)."""
+    kept = common.load_records(path, "round_seconds")[:keep]
+    with open(path, "w") as out:
+        common.append_records(out, kept + records)
+
+
+LOG_LINE = re.compile(r"^(VecScatterBegin|VecScatterEnd)\s+\d+\s+[\d.]+\s+([\d.e+-]+)")
+TOTAL = re.compile(r"^Time \(sec\):\s+([\d.e+-]+)")
+
+
+def parse_log_view(text: str) -> tuple[float, float]:
+    """Total seconds and seconds in VecScatterBegin + End (the slowest rank's) of a -log_view."""
+    total = scatter = 0.0
+    for line in text.splitlines():
+        if m := TOTAL.match(line):
+            total = float(m.group(1))
+        elif m := LOG_LINE.match(line):
+            scatter += float(m.group(2))
+    return total, scatter
+
+
+def run_snes(opts, out_dir: Path, log, types: list[str], failures: list[str]) -> None:
+    program = Path(opts.build_dir) / "bench" / "petsc" / "petsc-snes-ex5"
+    grid, sweeps = (256, 40) if opts.quick else (1024, 60)
+    results = out_dir / "snes.jsonl"
+    for launch in opts.launches:
+        for repeat in range(opts.snes_repeats):
+            for sf_type in common.rotated(types, repeat):
+                view = out_dir / f"snes-{launch}-{sf_type}-{repeat}.log"
+                command = common.launch_command(opts, launch) + [
+                    "--", str(program), "-da_grid_x", str(grid), "-da_grid_y", str(grid), "-snes_type", "ngs",
+                    "-snes_max_it", str(sweeps), "-snes_monitor", "-sf_type", sf_type, "-log_view", f":{view}"]
+                if sf_type == "ghostwire":
+                    command += ["-dll_append", str(library(opts))]
+                log.write(f"\n== {' '.join(command)}\n")
+                if opts.dry_run:
+                    print(" ".join(command))
+                    continue
+                done = subprocess.run(command, capture_output=True, text=True)
+                log.write(done.stdout + done.stderr)
+                if done.returncode != 0 or not view.exists():
+                    failures.append(f"snes {launch} {sf_type}")
+                    continue
+                total, scatter = parse_log_view(view.read_text())
+                residuals = [line.strip() for line in done.stdout.splitlines() if "SNES Function norm" in line]
+                with open(results, "a") as out:
+                    common.append_records(out, [{"bench": "snes-ex5-ngs", "launch": launch, "type": sf_type,
+                                                 "repeat": repeat, "grid": grid, "sweeps": sweeps,
+                                                 "total_seconds": total, "scatter_seconds": scatter,
+                                                 "residuals": residuals}])
+            print(f"== snes {launch} repeat {repeat + 1}/{opts.snes_repeats}", flush=True)
+
+
+def sf_points(records: list[dict]) -> dict[tuple, dict[str, dict]]:
+    points: dict[tuple, dict[str, dict]] = {}
+    for r in records:
+        key = (r["launch"], r["op"], r["dim"], r["dof"], r["n"])
+        points.setdefault(key, {})[r["type"]] = r
+    return points
+
+
+def per_round(values: list[float]) -> dict[int, float]:
+    return dict(enumerate(values))
+
+
+def best_other(types: dict[str, dict]) -> dict[int, float]:
+    """Per round, the fastest type other than ghostwire (rounds ran every type back to back)."""
+    others = [per_round(r["round_seconds"]) for t, r in types.items() if t != "ghostwire"]
+    return {k: min(o[k] for o in others) for k in others[0]} if others else {}
+
+
+def sf_verdicts(records: list[dict]) -> list[goals.Verdict]:
+    verdicts = []
+    for (launch, op, dim, dof, n), types in sorted(sf_points(records).items()):
+        if "ghostwire" not in types or "basic" not in types:
+            continue
+        gw = per_round(types["ghostwire"]["round_seconds"])
+        size = types["ghostwire"]["bytes_per_neighbour"]
+        where = f"{launch}, {dim}-D dof {dof} n={n} ({size} B/neighbour), {op}"
+        intra = LAUNCHES[launch][0] == "intra"
+        if intra:
+            bound = 0.6 if op == "reverse" or size <= SMALL_MESSAGE else 0.8
+            what = "ghostwire / basic" + (" (PetscSF Reduce)" if op == "reverse" else "")
+            verdicts.append(goals.judge("petsc-sf", where, what, goals.paired_ratios(gw, per_round(types["basic"]["round_seconds"])),
+                                        bound, False, unit="paired rounds"))
+        verdicts.append(goals.judge("petsc-sf", where, "ghostwire / best other type",
+                                    goals.paired_ratios(gw, best_other(types)), 1.0, False, unit="paired rounds"))
+    return [v for v in verdicts if v]
+
+
+def snes_verdicts(records: list[dict]) -> list[goals.Verdict]:
+    verdicts = []
+    for launch in sorted({r["launch"] for r in records}):
+        mine = [r for r in records if r["launch"] == launch]
+        by = {t: {r["repeat"]: r for r in mine if r["type"] == t} for t in TYPES}
+        if not by["ghostwire"] or not by["basic"]:
+            continue
+        for key, bound, text in (("scatter_seconds", 0.6, "scatter time ghostwire / basic"),
+                                 ("total_seconds", 1.0, "total time ghostwire / basic")):
+            gw = {k: r[key] for k, r in by["ghostwire"].items()}
+            basic = {k: r[key] for k, r in by["basic"].items()}
+            verdict = goals.judge("petsc-snes-ex5", f"{launch}, NGS", text, goals.paired_ratios(gw, basic), bound, False)
+            if verdict:
+                verdicts.append(verdict)
+    return verdicts
+
+
+def residuals_differ(records: list[dict]) -> list[str]:
+    """Runs whose residual history is not basic's (the solution would differ)."""
+    reference = {(r["launch"], r["repeat"]): r["residuals"] for r in records if r["type"] == "basic"}
+    return [f"{r['launch']} {r['type']} repeat {r['repeat']}" for r in records
+            if r["type"] != "basic" and reference.get((r["launch"], r["repeat"])) not in (None, r["residuals"])]
+
+
+def summary(records: list[dict], snes: list[dict]) -> str:
+    lines = [f"{'launch':<12} {'op':<8} {'case':<14} {'B/nbr':>8}  " + " ".join(f"{t:>11}" for t in TYPES)
+             + "  gw/basic  gw/best"]
+    for (launch, op, dim, dof, n), types in sorted(sf_points(records).items()):
+        size = next(iter(types.values()))["bytes_per_neighbour"]
+        cells = " ".join(f"{1e6 * types[t]['seconds']:>8.2f} us" if t in types else f"{'-':>11}" for t in TYPES)
+        ratio = f"{types['ghostwire']['ratio_to_basic']:>8.3f}" if "ghostwire" in types else f"{'-':>8}"
+        best = goals.paired_ratios(per_round(types["ghostwire"]["round_seconds"]), best_other(types)) if "ghostwire" in types else []
+        best_text = f"{statistics.median(best):>8.3f}" if best else f"{'-':>8}"
+        lines.append(f"{launch:<12} {op:<8} {f'{dim}-D dof{dof} n={n}':<14} {size:>8}  {cells}  {ratio}  {best_text}")
+    if snes:
+        lines += ["", "SNES ex5, nonlinear Gauss-Seidel (median of repeats): total and scatter seconds"]
+        for launch in sorted({r["launch"] for r in snes}):
+            for t in TYPES:
+                mine = [r for r in snes if r["launch"] == launch and r["type"] == t]
+                if mine:
+                    lines.append(f"  {launch:<12} {t:<10} total {statistics.median(r['total_seconds'] for r in mine):8.3f} s"
+                                 f"  scatter {statistics.median(r['scatter_seconds'] for r in mine):8.3f} s")
+        differ = residuals_differ(snes)
+        lines.append("  residual histories: " + ("all equal to basic's" if not differ else "DIFFER: " + ", ".join(differ)))
+    verdicts = sf_verdicts(records) + snes_verdicts(snes)
+    lines += ["", "Goals (medians of paired rounds): " + goals.summary_line(verdicts)]
+    lines += [v.line() for v in verdicts if v.status != "met"]
+    return "\n".join(lines)
+
+
+def plot(records: list[dict], out_dir: Path):
+    plt = common.pyplot()
+    if plt is None:
+        return None
+    launches = [l for l in LAUNCHES if any(r["launch"] == l for r in records)]
+    figure, axes = plt.subplots(2, len(launches), figsize=(5 * len(launches), 7), squeeze=False)
+    for column, launch in enumerate(launches):
+        for row, op in enumerate(("forward", "reverse")):
+            axis = axes[row][column]
+            mine = [r for r in records if r["launch"] == launch and r["op"] == op]
+            sizes = sorted({r["bytes_per_neighbour"] for r in mine})
+            for t in TYPES[1:]:
+                points = sorted((r["bytes_per_neighbour"], r["ratio_to_basic"], r["dim"], r["dof"]) for r in mine if r["type"] == t)
+                for dim, dof in sorted({(p[2], p[3]) for p in points}):
+                    xs = [p for p in points if (p[2], p[3]) == (dim, dof)]
+                    axis.plot([p[0] for p in xs], [p[1] for p in xs], marker="o", linewidth=1,
+                              label=f"{t} {dim}-D dof {dof}", linestyle="-" if t == "ghostwire" else ":")
+            axis.axhline(1.0, color="grey", linewidth=0.8)
+            if sizes:
+                common.finish_axis(axis, sizes, "bytes per neighbour", "time / basic's", log_base=2)
+                axis.tick_params(axis="x", labelrotation=45, labelsize=6)
+            axis.set_title(f"{launch}, {op}", fontsize=9)
+    return common.save_figure(plt, figure, "PetscSF types on a DMDA global-to-local scatter", out_dir / "petsc_sf.png")
+
+
+def report(out_dir: Path) -> None:
+    records = common.load_records(out_dir / "sf.jsonl", "round_seconds")
+    snes = common.load_records(out_dir / "snes.jsonl", "total_seconds")
+    common.write_report(PROGRAM, out_dir, "sf.jsonl", records, lambda r: summary(r, snes), plot)
+    goals.write(out_dir / "goals.json", sf_verdicts(records) + snes_verdicts(snes))
+
+
+def options() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    common.add_driver_options(parser, "petsc", repeats=11, seconds=0.0, seconds_help="(unused)", timeout=900,
+                              timeout_help="seconds per job")
+    parser.add_argument("--launches", default=",".join(LAUNCHES), help="of " + ", ".join(LAUNCHES))
+    parser.add_argument("--snes-repeats", type=int, default=3, help="SNES ex5 runs per type and launch")
+    parser.add_argument("--no-snes", action="store_true", help="skip SNES ex5")
+    parser.add_argument("--quick", action="store_true", help="fewer sizes, smaller SNES grid")
+    opts = parser.parse_args()
+    opts.launches = common.chosen_launches(PROGRAM, opts.launches, LAUNCHES, opts.mpi)
+    return opts
+
+
+def main() -> int:
+    opts = options()
+    if opts.report:
+        report(Path(opts.report))
+        return 0
+    types = TYPES if library(opts).exists() else TYPES[:3]
+    if len(types) < len(TYPES):
+        print(f"{PROGRAM}: {library(opts)} is missing: measuring PETSc's own types only")
+    out_dir = common.results_dir(opts, "petsc")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    meta = common.new_meta(launches=opts.launches, types=types, repeats=opts.repeats)
+    common.announce(PROGRAM, out_dir, meta)
+    failures: list[str] = []
+    with open(out_dir / "log.txt", "w") as log:
+        run_sf(opts, out_dir, log, types, failures)
+        if not opts.no_snes:
+            run_snes(opts, out_dir, log, types, failures)
+    if opts.dry_run:
+        return 0
+    return common.conclude(PROGRAM, meta, out_dir, failures, report)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
