@@ -247,3 +247,28 @@ TEST(PlanReverse, MisuseIsReported) {
   }
   w.barrier();
 }
+
+TEST(PlanReverse, PartitionedMessagesGoBackWhole) {
+  World& w = gwtest::world();
+  // 12 values to the right in 3 partitions; the reverse brings the right neighbour's ghosts back.
+  Segment out(w, 12 * sizeof(double)), in(w, 12 * sizeof(double));
+  std::vector<int> neighbours{right_of(w)};
+  if (left_of(w) != right_of(w)) neighbours.push_back(left_of(w));
+  Plan plan(w, neighbours, 1);
+  Region o = plan.add_memory(out, sizeof(double)), i = plan.add_memory(in, sizeof(double));
+  plan.add_send(0, right_of(w), o, Layout::contiguous(0, 12)).add_receive(0, left_of(w), i, Layout::contiguous(0, 12));
+  plan.partition_send(0, right_of(w), 3).partition_receive(0, left_of(w), 3);
+  plan.enable_reverse().commit();
+  auto* sent = reinterpret_cast<double*>(out.data());
+  auto* ghosts = reinterpret_cast<double*>(in.data());
+  for (int round = 0; round < 5; ++round) {
+    for (int k = 0; k < 12; ++k) sent[k] = 100.0 * w.rank() + k + round;
+    plan.exchange();
+    for (int k = 0; k < 12; ++k) ASSERT_EQ(ghosts[k], 100.0 * left_of(w) + k + round);
+    for (int k = 0; k < 12; ++k) ghosts[k] = 1000.0 * (w.rank() + 1) + k;
+    plan.reverse_exchange(Combine{ReduceOp::sum, ScalarType::float64});
+    for (int k = 0; k < 12; ++k)
+      ASSERT_EQ(sent[k], 100.0 * w.rank() + k + round + 1000.0 * (right_of(w) + 1) + k) << "round " << round;
+    w.barrier();
+  }
+}
