@@ -58,6 +58,15 @@ void neighbours(Exchange& x) {
     x.destinations = x.sources;
     return;
   }
+  if (topology == MPI_GRAPH) {
+    int count = 0;
+    MPI_Graph_neighbors_count(x.comm, comm_rank(x.comm), &count);
+    x.sources.resize(count + 1);
+    MPI_Graph_neighbors(x.comm, comm_rank(x.comm), count, x.sources.data());
+    x.sources.resize(count);
+    x.destinations = x.sources;
+    return;
+  }
   int in, out, weighted;
   MPI_Dist_graph_neighbors_count(x.comm, &in, &out, &weighted);
   x.sources.resize(in + 1);
@@ -314,6 +323,45 @@ MPI_Comm unstructured(int reorder) {
 
 TEST_F(NeighborC, UnstructuredGraph) { every_type(unstructured(0), "dist graph"); }
 TEST_F(NeighborC, UnstructuredGraphReordered) { every_type(unstructured(1), "dist graph, reordered"); }
+
+// MPI_Graph_create: a ring whose every rank is also its own neighbour, and rank 0 twice rank 1's.
+TEST_F(NeighborC, Graph) {
+  const int n = world_size();
+  std::vector<int> index, edges;
+  for (int r = 0; r < n; ++r) {
+    for (int e : {(r + 1) % n, (r + n - 1) % n, r}) edges.push_back(e);
+    if (n > 1 && r <= 1) edges.push_back(1 - r);
+    index.push_back(static_cast<int>(edges.size()));
+  }
+  MPI_Comm comm;
+  MPI_Graph_create(MPI_COMM_WORLD, n, index.data(), edges.data(), 0, &comm);
+  every_type(comm, "graph");
+}
+
+// Types that differ at the two ends (3 doubles in one element against 3 MPI_DOUBLEs) and a negative
+// displacement, against MPI's blocking exchange.
+TEST_F(NeighborC, MixedTypesNegativeDisplacement) {
+  Exchange x;
+  x.comm = cartesian({world_size()}, {1}, 0);
+  neighbours(x);
+  const int me = comm_rank(x.comm);
+  std::vector<double> send(12), gw_recv(12, -1.0), mpi_recv(12, -2.0);
+  for (int p = 0; p < 12; ++p) send[p] = value(me, 0, p, 0);
+  int scounts[2] = {1, 1}, sdispls[2] = {-1, 1}, rcounts[2] = {3, 3}, rdispls[2] = {7, 1};
+  const double* middle = send.data() + 3;  // block 0 starts 3 doubles before it
+  GW_Request request = GW_REQUEST_NULL;
+  ASSERT_EQ(GW_Neighbor_alltoallv_init(middle, scounts, sdispls, triple_, gw_recv.data(), rcounts, rdispls,
+                                       MPI_DOUBLE, x.comm, MPI_INFO_NULL, &request), MPI_SUCCESS)
+      << gw_last_error_message();
+  MPI_Neighbor_alltoallv(middle, scounts, sdispls, triple_, mpi_recv.data(), rcounts, rdispls, MPI_DOUBLE, x.comm);
+  ASSERT_EQ(GW_Start(&request), MPI_SUCCESS) << gw_last_error_message();
+  ASSERT_EQ(GW_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS) << gw_last_error_message();
+  for (int p = 0; p < 12; ++p)
+    if (mpi_recv[p] == -2.0) mpi_recv[p] = -1.0;  // the two sentinels
+  EXPECT_EQ(gw_recv, mpi_recv) << first_difference(gw_recv, mpi_recv);
+  EXPECT_EQ(GW_Request_free(&request), MPI_SUCCESS) << gw_last_error_message();
+  MPI_Comm_free(&x.comm);
+}
 
 // GW_Neighbor_alltoall_init: equal counts, against MPI_Neighbor_alltoall; GW_Test completes it.
 TEST_F(NeighborC, AlltoallEqualCounts) {
