@@ -2,7 +2,6 @@
 // MPI-shaped persistent neighbourhood exchange (docs/mpi-shaped.md): GW_Neighbor_alltoallv_init
 // builds a Plan over the communicator's neighbours, GW_Start / GW_Wait run its start() / finish().
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -138,9 +137,6 @@ void check_side(Side& side) {
     side.first = any ? std::min(side.first, from) : from;
     side.end = any ? std::max(side.end, to) : to;
     any = true;
-    if (static_cast<std::int64_t>(side.counts[i]) * static_cast<std::int64_t>(side.type_size) > INT_MAX)
-      throw MpiError(MPI_ERR_COUNT, entry(side, counts.c_str(), i) + ": " + std::to_string(side.counts[i]) +
-                                        " elements exceed INT_MAX bytes in one message");
   }
   if (any && side.buffer == nullptr)
     throw MpiError(MPI_ERR_BUFFER, std::string(side.name) + "buf is NULL but " + counts + " are not all 0");
