@@ -235,8 +235,9 @@ std::unique_ptr<gw_neighbor_request> build(Side& send, Side& recv, MPI_Comm comm
   try {
     request->plan->commit();  // collective: checks that send and receive counts agree on every edge
   } catch (const ghostwire::Error& error) {
-    throw MpiError(mpi_class(error.code()), std::string("the plan refused the exchange (counts in ") +
-                                                std::to_string(element) + "-byte elements): " + error.what());
+    throw MpiError(mpi_class(error.code()), "the plan refused the exchange (in " + std::to_string(element) +
+                                                "-byte elements; " + ghostwire::capi::channel_legend(n) +
+                                                "): " + error.what());
   }
   request->cache = &cache;
   cache.requests.push_back(request.get());

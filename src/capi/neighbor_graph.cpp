@@ -83,6 +83,7 @@ Neighbourhood neighbourhood_of(MPI_Comm comm) {
   Neighbourhood n;
   if (topology == MPI_CART) {
     cartesian(comm, n);
+    n.cartesian = true;
   } else if (topology == MPI_DIST_GRAPH || topology == MPI_GRAPH) {
     if (topology == MPI_DIST_GRAPH) dist_graph(comm, n); else graph(comm, n);
     graph_channels(comm, n);
@@ -97,6 +98,11 @@ Neighbourhood neighbourhood_of(MPI_Comm comm) {
   std::sort(n.ranks.begin(), n.ranks.end());
   n.ranks.erase(std::unique(n.ranks.begin(), n.ranks.end()), n.ranks.end());
   return n;
+}
+
+std::string channel_legend(const Neighbourhood& n) {
+  return n.cartesian ? "channel 2d carries the block sent towards -1 along dimension d, 2d+1 towards +1"
+                     : "channel k carries the (k+1)-th edge between the two ranks, in the order of their lists";
 }
 
 namespace {

@@ -28,11 +28,15 @@ struct Neighbourhood {
   std::vector<int> sources, destinations;
   std::vector<std::size_t> receive_channel, send_channel;
   std::size_t channels = 1;
+  bool cartesian = false;
   std::vector<int> ranks;  // every rank that is a source or a destination, once: the plan's neighbours
 };
 
 // Collective over comm (the channel count is agreed). MPI_ERR_TOPOLOGY without a topology.
 Neighbourhood neighbourhood_of(MPI_Comm comm);
+
+// How the plan's channels map to MPI's blocks, for messages that name channels.
+std::string channel_legend(const Neighbourhood& n);
 
 // Bytes of one element of `type`, which must be contiguous (predefined, or MPI_Type_contiguous /
 // MPI_Type_dup of contiguous types, size == extent, no lower bound); MPI_ERR_TYPE naming `what`

@@ -505,6 +505,32 @@ TEST(NeighborCMisuse, NoTopologyAndOverlappingBlocks) {
   EXPECT_TRUE(says("overlap")) << gw_last_error_message();
 }
 
+// Two requests on one communicator share its World; both active at once, completed in reverse.
+TEST(NeighborCMisuse, TwoRequestsOneCommunicator) {
+  Ring a, b;  // b lends its buffers only; both requests are on a's communicator
+  GW_Request first = GW_REQUEST_NULL, second = GW_REQUEST_NULL;
+  ASSERT_EQ(a.init(MPI_INT, &first), MPI_SUCCESS) << gw_last_error_message();
+  ASSERT_EQ(GW_Neighbor_alltoallv_init(b.send, b.counts, b.displs, MPI_INT, b.recv, b.counts, b.displs, MPI_INT,
+                                       a.comm, MPI_INFO_NULL, &second), MPI_SUCCESS) << gw_last_error_message();
+  const int me = comm_rank(a.comm), n = world_size();
+  for (int it = 0; it < iterations; ++it) {
+    a.send[0] = me * 100 + it, a.send[1] = me * 100 + 50 + it;
+    b.send[0] = -a.send[0], b.send[1] = -a.send[1];
+    ASSERT_EQ(GW_Start(&first), MPI_SUCCESS) << gw_last_error_message();
+    ASSERT_EQ(GW_Start(&second), MPI_SUCCESS) << gw_last_error_message();
+    ASSERT_EQ(GW_Wait(&second, MPI_STATUS_IGNORE), MPI_SUCCESS) << gw_last_error_message();
+    ASSERT_EQ(GW_Wait(&first, MPI_STATUS_IGNORE), MPI_SUCCESS) << gw_last_error_message();
+    // From -1 comes what it sent towards +1 (its block 1), from +1 its block 0.
+    const int minus = (me + n - 1) % n, plus = (me + 1) % n;
+    EXPECT_EQ(a.recv[0], minus * 100 + 50 + it);
+    EXPECT_EQ(a.recv[1], plus * 100 + it);
+    EXPECT_EQ(b.recv[0], -a.recv[0]);
+    EXPECT_EQ(b.recv[1], -a.recv[1]);
+  }
+  EXPECT_EQ(GW_Request_free(&first), MPI_SUCCESS) << gw_last_error_message();
+  EXPECT_EQ(GW_Request_free(&second), MPI_SUCCESS) << gw_last_error_message();
+}
+
 // Freeing the communicator takes the exchange with it; the request can only be freed then.
 TEST(NeighborCMisuse, RequestOutlivesItsCommunicator) {
   auto* ring = new Ring;
