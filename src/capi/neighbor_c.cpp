@@ -280,14 +280,11 @@ void complete(GW_Request* request, MPI_Status* status) {
   set_empty(status);
 }
 
-}  // namespace
-
-extern "C" {
-
-int GW_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Info, GW_Request* request) {
-  return mpi_guarded("GW_Neighbor_alltoallv_init", [&] {
+// Both inits; `call` names the one the user made in messages.
+int alltoallv_init(const char* call, const void* sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                   MPI_Datatype recvtype, MPI_Comm comm, GW_Request* request) {
+  return mpi_guarded(call, [&] {
     if (request == nullptr) throw MpiError(MPI_ERR_ARG, "request is NULL");
     *request = GW_REQUEST_NULL;
     require_comm(comm);
@@ -297,11 +294,24 @@ int GW_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], cons
   });
 }
 
+}  // namespace
+
+extern "C" {
+
+int GW_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Info, GW_Request* request) {
+  return alltoallv_init("GW_Neighbor_alltoallv_init", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                        rdispls, recvtype, comm, request);
+}
+
+// Block i at i * count, as MPI_Neighbor_alltoall lays them out.
 int GW_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
                               GW_Request* request) {
+  const char* call = "GW_Neighbor_alltoall_init";
   std::vector<int> sendcounts, sdispls, recvcounts, rdispls;
-  const int code = mpi_guarded("GW_Neighbor_alltoall_init", [&] {
+  const int code = mpi_guarded(call, [&] {
     if (request == nullptr) throw MpiError(MPI_ERR_ARG, "request is NULL");
     require_comm(comm);
     const Neighbourhood n = ghostwire::capi::neighbourhood_of(comm);
@@ -315,8 +325,8 @@ int GW_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype s
     }
   });
   if (code != MPI_SUCCESS) return code;
-  return GW_Neighbor_alltoallv_init(sendbuf, sendcounts.data(), sdispls.data(), sendtype, recvbuf, recvcounts.data(),
-                                    rdispls.data(), recvtype, comm, info, request);
+  return alltoallv_init(call, sendbuf, sendcounts.data(), sdispls.data(), sendtype, recvbuf, recvcounts.data(),
+                        rdispls.data(), recvtype, comm, request);
 }
 
 int GW_Start(GW_Request* request) {
