@@ -11,11 +11,11 @@
 #include "ghostwire/ghostwire.h"
 #include "ghostwire/plan.hpp"
 #include "neighbor_graph.hpp"
+#include "runtime_handles.hpp"
 
 using ghostwire::Errc;
 using ghostwire::Layout;
 using ghostwire::Plan;
-using ghostwire::World;
 using ghostwire::capi::check_mpi_call;
 using ghostwire::capi::MpiError;
 using ghostwire::capi::Neighbourhood;
@@ -35,7 +35,7 @@ namespace {
 // One World per communicator, kept in an attribute of it: freeing the communicator frees the World
 // and every plan still built on it (MPI_Comm_free is collective, as destroying them is).
 struct CommCache {
-  std::unique_ptr<World> world;
+  std::unique_ptr<gw_world> world;  // a C handle, so GW_Comm_world can hand it out
   std::vector<gw_neighbor_request*> requests;  // not yet freed, in creation order
 };
 
@@ -67,7 +67,7 @@ CommCache& cache_of(MPI_Comm comm) {
   check_mpi_call(MPI_Comm_get_attr(comm, cache_keyval(), &value, &found), "MPI_Comm_get_attr");
   if (found) return *static_cast<CommCache*>(value);
   auto cache = std::make_unique<CommCache>();
-  cache->world = std::make_unique<World>(comm);
+  cache->world = std::make_unique<gw_world>(comm);
   check_mpi_call(MPI_Comm_set_attr(comm, cache_keyval(), cache.get()), "MPI_Comm_set_attr");
   return *cache.release();
 }
@@ -227,7 +227,7 @@ std::unique_ptr<gw_neighbor_request> build(Side& send, Side& recv, MPI_Comm comm
     check_side(send);
     check_side(recv);
     check_receive_overlap(recv);
-    request->plan = std::make_unique<Plan>(*cache.world, n.ranks, n.channels);
+    request->plan = std::make_unique<Plan>(cache.world->world, n.ranks, n.channels);
     add_side(*request->plan, send, n.send_channel, element);
     add_side(*request->plan, recv, n.receive_channel, element);
   });
@@ -327,6 +327,14 @@ int GW_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype s
   if (code != MPI_SUCCESS) return code;
   return alltoallv_init(call, sendbuf, sendcounts.data(), sdispls.data(), sendtype, recvbuf, recvcounts.data(),
                         rdispls.data(), recvtype, comm, request);
+}
+
+int GW_Comm_world(MPI_Comm comm, gw_world_t* world) {
+  return mpi_guarded("GW_Comm_world", [&] {
+    if (world == nullptr) throw MpiError(MPI_ERR_ARG, "world is NULL");
+    require_comm(comm);
+    *world = cache_of(comm).world.get();
+  });
 }
 
 int GW_Start(GW_Request* request) {

@@ -332,6 +332,51 @@ MPI_Comm unstructured(int reorder) {
 TEST_F(NeighborC, UnstructuredGraph) { every_type(unstructured(0), "dist graph"); }
 TEST_F(NeighborC, UnstructuredGraphReordered) { every_type(unstructured(1), "dist graph, reordered"); }
 
+// Buffers in a Segment of the communicator's World (GW_Comm_world): node peers read the sent blocks
+// in place, from the sender's live buffer; the results must not change.
+TEST_F(NeighborC, BuffersInASegment) {
+  Exchange x;
+  x.comm = cartesian({world_size(), 1}, {1, 1}, 0);
+  neighbours(x);
+  set_counts(x);
+  // Blocks of whole cache lines, which node peers read in place (smaller ones are staged).
+  for (auto* counts : {&x.sendcounts, &x.recvcounts})
+    for (int& count : *counts) count *= 16;
+  x.send_elements = place(x.sendcounts, x.sdispls);
+  x.recv_elements = place(x.recvcounts, x.rdispls);
+  const Everyone all = gather(x);
+  const Type t{"MPI_DOUBLE", MPI_DOUBLE, 1, false};
+  gw_world_t world = nullptr;
+  ASSERT_EQ(GW_Comm_world(x.comm, &world), MPI_SUCCESS) << gw_last_error_message();
+  gw_segment_t segment = nullptr;
+  const std::size_t send_bytes = x.send_elements * sizeof(double), recv_bytes = x.recv_elements * sizeof(double);
+  ASSERT_EQ(gw_segment_create(world, send_bytes + recv_bytes, 0, &segment), GW_SUCCESS) << gw_last_error_message();
+  void* data = nullptr;
+  ASSERT_EQ(gw_segment_data(segment, &data), GW_SUCCESS);
+  auto* send = static_cast<double*>(data);
+  double* recv = send + x.send_elements;
+  GW_Request request = GW_REQUEST_NULL;
+  ASSERT_EQ(GW_Neighbor_alltoallv_init(send, x.sendcounts.data(), x.sdispls.data(), MPI_DOUBLE, recv,
+                                       x.recvcounts.data(), x.rdispls.data(), MPI_DOUBLE, x.comm, MPI_INFO_NULL,
+                                       &request), MPI_SUCCESS) << gw_last_error_message();
+  std::vector<double> s(x.send_elements), mpi_recv(x.recv_elements), gw_recv(x.recv_elements);
+  for (int it = 0; it < iterations; ++it) {
+    fill(x, t, it, s, mpi_recv, gw_recv);
+    std::memcpy(send, s.data(), send_bytes);
+    std::memcpy(recv, gw_recv.data(), recv_bytes);
+    MPI_Neighbor_alltoallv(s.data(), x.sendcounts.data(), x.sdispls.data(), MPI_DOUBLE, mpi_recv.data(),
+                           x.recvcounts.data(), x.rdispls.data(), MPI_DOUBLE, x.comm);
+    ASSERT_EQ(GW_Start(&request), MPI_SUCCESS) << gw_last_error_message();
+    ASSERT_EQ(GW_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS) << gw_last_error_message();
+    std::memcpy(gw_recv.data(), recv, recv_bytes);
+    check(gw_recv, mpi_recv, expected<double>(x, all, t, it), has_duplicate_sources(x),
+          "segment iteration " + std::to_string(it), it);
+  }
+  EXPECT_EQ(GW_Request_free(&request), MPI_SUCCESS) << gw_last_error_message();
+  EXPECT_EQ(gw_segment_destroy(&segment), GW_SUCCESS) << gw_last_error_message();
+  MPI_Comm_free(&x.comm);
+}
+
 // MPI_Graph_create: a ring whose every rank is also its own neighbour, and rank 0 twice rank 1's.
 TEST_F(NeighborC, Graph) {
   const int n = world_size();
