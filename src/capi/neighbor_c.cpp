@@ -200,7 +200,8 @@ std::size_t agreed_element(MPI_Comm comm, std::size_t send_size, std::size_t rec
   return all == 0 ? 1 : static_cast<std::size_t>(all & (~all + 1));
 }
 
-std::unique_ptr<gw_neighbor_request> build(Side& send, Side& recv, MPI_Comm comm) {
+// A rank's refusal (a NULL request too) is known to all before any of them commits.
+std::unique_ptr<gw_neighbor_request> build(Side& send, Side& recv, MPI_Comm comm, const GW_Request* handle) {
   const Neighbourhood n = ghostwire::capi::neighbourhood_of(comm);
   CommCache& cache = cache_of(comm);
   send.ranks = &n.destinations;
@@ -218,6 +219,7 @@ std::unique_ptr<gw_neighbor_request> build(Side& send, Side& recv, MPI_Comm comm
     }
   };
   note([&] {
+    if (handle == nullptr) throw MpiError(MPI_ERR_ARG, "request is NULL");
     send.type_size = ghostwire::capi::contiguous_size(send.type, "sendtype");
     recv.type_size = ghostwire::capi::contiguous_size(recv.type, "recvtype");
   });
@@ -285,12 +287,11 @@ int alltoallv_init(const char* call, const void* sendbuf, const int sendcounts[]
                    MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                    MPI_Datatype recvtype, MPI_Comm comm, GW_Request* request) {
   return mpi_guarded(call, [&] {
-    if (request == nullptr) throw MpiError(MPI_ERR_ARG, "request is NULL");
-    *request = GW_REQUEST_NULL;
+    if (request != nullptr) *request = GW_REQUEST_NULL;
     require_comm(comm);
     Side send{"send", sendbuf, sendcounts, sdispls, sendtype, nullptr};
     Side recv{"recv", recvbuf, recvcounts, rdispls, recvtype, nullptr};
-    *request = build(send, recv, comm).release();
+    *request = build(send, recv, comm, request).release();
   });
 }
 
@@ -312,7 +313,6 @@ int GW_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype s
   const char* call = "GW_Neighbor_alltoall_init";
   std::vector<int> sendcounts, sdispls, recvcounts, rdispls;
   const int code = mpi_guarded(call, [&] {
-    if (request == nullptr) throw MpiError(MPI_ERR_ARG, "request is NULL");
     require_comm(comm);
     const Neighbourhood n = ghostwire::capi::neighbourhood_of(comm);
     for (std::size_t i = 0; i < n.destinations.size(); ++i) {

@@ -504,6 +504,17 @@ TEST(NeighborCMisuse, NegativeCountOnOneRank) {
   }
 }
 
+// A NULL request on one rank is refused on every rank, never left to a lone collective.
+TEST(NeighborCMisuse, NullRequestOnOneRank) {
+  Ring ring;
+  GW_Request request = GW_REQUEST_NULL;
+  const bool first = comm_rank(ring.comm) == 0;
+  const int code = ring.init(MPI_INT, first ? nullptr : &request);
+  EXPECT_EQ(code, first ? MPI_ERR_ARG : MPI_ERR_OTHER) << gw_last_error_message();
+  EXPECT_TRUE(says(first ? "request is NULL" : "rank 0")) << gw_last_error_message();
+  EXPECT_EQ(request, GW_REQUEST_NULL);
+}
+
 TEST(NeighborCMisuse, CountsThatDisagree) {
   Ring ring;
   int more[2] = {2, 1}, displs[2] = {0, 2}, recv[3];
