@@ -165,7 +165,9 @@ void check_receive_overlap(const Side& recv) {
 void add_side(Plan& plan, const Side& side, const std::vector<std::size_t>& channel, std::size_t element) {
   if (side.end <= side.first) return;
   const std::size_t scale = side.type_size / element;
-  auto* base = static_cast<char*>(const_cast<void*>(side.buffer)) + side.first * static_cast<std::int64_t>(side.type_size);
+  // The plan never writes a send region; add_memory takes one pointer type for both directions.
+  auto* base = static_cast<char*>(const_cast<void*>(side.buffer)) +
+               side.first * static_cast<std::int64_t>(side.type_size);
   const auto bytes = static_cast<std::size_t>(side.end - side.first) * side.type_size;
   const ghostwire::Region region = plan.add_memory(base, bytes, element);
   for (std::size_t i = 0; i < side.ranks->size(); ++i) {

@@ -174,7 +174,8 @@ void fill(const Exchange& x, const Type& t, int iteration, std::vector<T>& send,
     for (int k = 0; k < x.sendcounts[b] * t.scalars; ++k)
       send[static_cast<std::size_t>(x.sdispls[b]) * t.scalars + k] =
           stored<T>(value(me, static_cast<int>(b), k, iteration), t.is_int);
-  for (std::size_t p = 0; p < gw_recv.size(); ++p) mpi_recv[p] = gw_recv[p] = static_cast<T>(-1.0 - static_cast<double>(p));
+  for (std::size_t p = 0; p < gw_recv.size(); ++p)
+    mpi_recv[p] = gw_recv[p] = static_cast<T>(-1.0 - static_cast<double>(p));
 }
 
 template <class T>
