@@ -38,7 +38,8 @@ int GW_Test(GW_Request* request, int* flag, MPI_Status* status);
  * the requests still on it. */
 int GW_Request_free(GW_Request* request);
 
-/* The ghostwire World these calls keep for comm (a gw_world_t; collective the first time on comm).
+/* The ghostwire World these calls keep for comm, a communicator with a topology (a gw_world_t;
+ * collective the first time on comm).
  * Buffers placed in its Segments (gw_segment_create) are read in place by node peers instead of
  * being staged. comm owns it: never gw_world_destroy it, and destroy its Segments before freeing
  * comm. */

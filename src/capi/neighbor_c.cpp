@@ -335,6 +335,13 @@ int GW_Comm_world(MPI_Comm comm, gw_world_t* world) {
   return mpi_guarded("GW_Comm_world", [&] {
     if (world == nullptr) throw MpiError(MPI_ERR_ARG, "world is NULL");
     require_comm(comm);
+    // Only communicators these calls exchange on (never MPI_COMM_WORLD, whose attributes MPI may
+    // delete inside MPI_Finalize, too late to free a World).
+    int topology = MPI_UNDEFINED;
+    check_mpi_call(MPI_Topo_test(comm, &topology), "MPI_Topo_test");
+    if (topology == MPI_UNDEFINED)
+      throw MpiError(MPI_ERR_TOPOLOGY, "comm has no topology; pass the Cartesian or graph communicator the "
+                                       "exchange will use");
     *world = cache_of(comm).world.get();
   });
 }

@@ -554,6 +554,9 @@ TEST(NeighborCMisuse, NoTopologyAndOverlappingBlocks) {
   EXPECT_EQ(GW_Neighbor_alltoallv_init(buffer, counts, displs, MPI_INT, buffer + 1, counts, displs, MPI_INT, plain,
                                        MPI_INFO_NULL, &request), MPI_ERR_TOPOLOGY);
   EXPECT_TRUE(says("no topology")) << gw_last_error_message();
+  gw_world_t world = nullptr;
+  EXPECT_EQ(GW_Comm_world(plain, &world), MPI_ERR_TOPOLOGY);
+  EXPECT_TRUE(says("no topology")) << gw_last_error_message();
   MPI_Comm_free(&plain);
   Ring ring;
   int overlapping[2] = {0, 0};
