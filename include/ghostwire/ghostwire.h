@@ -258,4 +258,5 @@ int gw_topo_cart_comm_fortran(MPI_Fint comm, int dimensions, const int* extents,
 #ifdef __cplusplus
 }
 #endif
+#include "ghostwire/neighbor.h" /* MPI-shaped neighbourhood exchange (docs/mpi-shaped.md) */
 #endif
