@@ -30,8 +30,8 @@ int GW_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype s
 int GW_Start(GW_Request* request);
 /* Completes it (an inactive or null request returns at once); status may be MPI_STATUS_IGNORE. */
 int GW_Wait(GW_Request* request, MPI_Status* status);
-/* *flag = 1 once complete. This completes the exchange before it returns (it may wait for the
- * neighbours to start theirs); see docs/mpi-shaped.md. */
+/* *flag = 1 once complete (then the request is inactive), 0 while neighbours' data is still to
+ * come: it never waits (Plan::test_finish). An inactive or null request gives 1. */
 int GW_Test(GW_Request* request, int* flag, MPI_Status* status);
 /* Frees an inactive request, *request = GW_REQUEST_NULL. Collective over comm: every rank frees its
  * requests on comm in the same order (the plan's buffers are shared). Freeing the communicator frees

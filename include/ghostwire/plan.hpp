@@ -167,6 +167,11 @@ class Plan {
   void start(std::size_t channel);
   void finish();
   void finish(std::size_t channel);
+  // finish() without waiting: takes the messages that have arrived and returns true once the
+  // exchange is finished (as finish() would return), false otherwise; call it again, or finish().
+  // Only after start() (of the same channel); a true ends the exchange.
+  bool test_finish();
+  bool test_finish(std::size_t channel);
   // One exchange() shared by a team of threads: thread `thread` of `threads` runs start() and
   // finish() for every threads-th (channel, neighbour), both directions. Every thread of the team
   // calls it once with its own `thread`; together they do what exchange() does. A thread's call

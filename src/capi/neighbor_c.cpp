@@ -362,8 +362,13 @@ int GW_Wait(GW_Request* request, MPI_Status* status) {
 int GW_Test(GW_Request* request, int* flag, MPI_Status* status) {
   return mpi_guarded("GW_Test", [&] {
     if (flag == nullptr) throw MpiError(MPI_ERR_ARG, "flag is NULL");
-    complete(request, status);
+    if (request == nullptr) throw MpiError(MPI_ERR_ARG, "request is NULL");
     *flag = 1;
+    if (*request != GW_REQUEST_NULL && (*request)->active) {
+      *flag = (*request)->plan->test_finish() ? 1 : 0;
+      if (*flag) (*request)->active = false;
+    }
+    if (*flag) set_empty(status);
   });
 }
 

@@ -206,6 +206,28 @@ void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, co
   }
 }
 
+bool test_exchange(PlanState& p, const std::vector<std::int32_t>& receives, const std::vector<std::int32_t>& sends) {
+  progress_pushes(p);
+  bool received = true;
+  for (std::int32_t index : receives) {
+    ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
+    if (!slot.in_exchange) continue;  // taken by an earlier test
+    if (try_receive(p, slot, Receipt::exchange)) {
+      slot.in_exchange = false;
+      note_whole_receipt(p, slot);
+    } else {
+      received = false;
+    }
+  }
+  if (!received) {
+    if (p.needs_world_progress) p.w->progress();
+    return false;
+  }
+  for (std::int32_t index : sends)
+    if (!exchange_done(p, p.sends[static_cast<std::size_t>(index)])) return false;
+  return true;
+}
+
 // Both directions of a (channel, neighbour) go to the same thread: with acknowledgement by reply a
 // send reads what its reverse receive consumed.
 template <class Slot>

@@ -41,6 +41,9 @@ void start_sends(PlanState& p, const std::vector<std::int32_t>& sends, const std
 // `pending` is scratch: the plan's own for the whole plan, a thread's own for its share.
 void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, const std::vector<std::int32_t>& sends,
                      std::vector<std::int32_t>& pending);
+// finish_exchange without waiting: takes what has arrived; true once every receive is in and every
+// send done (the exchange is finished), false otherwise (call again, or finish_exchange).
+bool test_exchange(PlanState& p, const std::vector<std::int32_t>& receives, const std::vector<std::int32_t>& sends);
 // Thread `thread` of `threads`' share of an exchange (Plan::exchange_share): the slots of every
 // threads-th (channel, neighbour), both directions, in the order start() and finish() take them.
 void share_of(const PlanState& p, std::size_t thread, std::size_t threads, std::vector<std::int32_t>& sends,

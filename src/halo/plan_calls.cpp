@@ -242,6 +242,19 @@ void Plan::finish(std::size_t channel) {
   detail::finish_exchange(p, p.receives_of_channel[channel], p.sends_of_channel[channel], p.pending);
 }
 
+bool Plan::test_finish() {
+  PlanState& p = committed_state(state_, "Plan::test_finish");
+  const WholeCall use(p, "Plan::test_finish");
+  return detail::test_exchange(p, p.all_receives, p.all_sends);
+}
+
+bool Plan::test_finish(std::size_t channel) {
+  PlanState& p = committed_state(state_, "Plan::test_finish");
+  require_channel(p, channel, "Plan::test_finish");
+  const WholeCall use(p, "Plan::test_finish");
+  return detail::test_exchange(p, p.receives_of_channel[channel], p.sends_of_channel[channel]);
+}
+
 void Plan::exchange_share(std::size_t thread, std::size_t threads) {
   PlanState& p = committed_state(state_, "Plan::exchange_share");
   if (threads == 0 || thread >= threads)

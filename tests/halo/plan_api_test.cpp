@@ -340,3 +340,23 @@ TEST(PlanMisuse, LayoutsAndRegionsAreChecked) {
   GW_EXPECT_ERROR(Plan(w, {right_of(w)}, 0), Errc::invalid_argument, "channels is 0");
   GW_EXPECT_ERROR(plan.send(0, right_of(w)), Errc::state, "not committed");
 }
+
+TEST(PlanApi, TestFinishPollsAnExchangeToItsEnd) {
+  World& w = gwtest::world();
+  Ring ring(w, 3);
+  for (int round = 1; round <= 20; ++round) {
+    for (std::size_t c = 0; c < 3; ++c) ring.output()[c] = 100.0 * round + 10 * w.rank() + c;
+    for (std::size_t c = 0; c < 3; ++c) ring.input()[c] = -1;
+    ring.plan.start();
+    while (!ring.plan.test_finish()) {
+    }
+    for (std::size_t c = 0; c < 3; ++c) ASSERT_EQ(ring.input()[c], 100.0 * round + 10 * left_of(w) + c) << "round " << round;
+    if (round % 2) {  // one channel at a time too
+      ring.plan.start(1);
+      while (!ring.plan.test_finish(1)) {
+      }
+      ASSERT_EQ(ring.input()[1], 100.0 * round + 10 * left_of(w) + 1);
+    }
+    w.barrier();
+  }
+}
