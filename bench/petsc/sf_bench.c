@@ -5,8 +5,10 @@
 // before timing; then `reps` rounds, each timing every type in turn (the order rotates round to
 // round) over `iters` scatters: VecScatterBegin + VecScatterEnd forward (INSERT_VALUES: PetscSF
 // Bcast) and, with -ops reverse or both, reverse (ADD_VALUES: PetscSF Reduce). Every type's result
-// is checked against basic's, bit for bit. One JSON line per (type, operation, size) with the median
-// time per scatter (the slowest rank's) and the median of the per-round ratios to basic.
+// is checked against basic's, bit for bit. Timed in the same rounds, "copy-floor": what every type
+// must do besides its messages, this rank's owned values copied into (reverse: added from) the local
+// vector, row by row with memcpy (a plain loop). One JSON line per (type, operation, size) with the
+// median time per scatter (the slowest rank's) and the median of the per-round ratios to basic.
 //
 //   mpirun -n 4 gw-petsc-sf-bench -dim 2 -dof 1 -sizes 64,256,1024 -types basic,neighbor,window,ghostwire \
 //       -dll_append build/bindings/petsc/libghostwire_petsc.so
@@ -137,6 +139,42 @@ static PetscErrorCode time_scatters(PetscSF sf, Vec global, Vec local, PetscBool
   PetscFunctionReturn(0);
 }
 
+// The owned block's rows, between the global vector (owned values only) and the local one (with
+// ghosts): copied forward, added in reverse. Any SF type does this much for its self edges.
+static PetscErrorCode floor_pass(DM da, PetscInt dof, Vec global, Vec local, PetscBool reverse) {
+  PetscInt xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym, gzm;
+  PetscScalar *g, *l;
+  PetscFunctionBeginUser;
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(DMDAGetGhostCorners(da, &gxs, &gys, &gzs, &gxm, &gym, &gzm));
+  PetscCall(VecGetArray(global, &g));
+  PetscCall(VecGetArray(local, &l));
+  const PetscInt row = xm * dof;
+  for (PetscInt k = 0; k < zm; ++k)
+    for (PetscInt j = 0; j < ym; ++j) {
+      PetscScalar* owned = g + (k * ym + j) * row;
+      PetscScalar* ghosted = l + (((k + zs - gzs) * gym + (j + ys - gys)) * gxm + (xs - gxs)) * dof;
+      if (reverse)
+        for (PetscInt i = 0; i < row; ++i) owned[i] += ghosted[i];
+      else
+        memcpy(ghosted, owned, (size_t)row * sizeof *owned);
+    }
+  PetscCall(VecRestoreArray(local, &l));
+  PetscCall(VecRestoreArray(global, &g));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode time_floor(DM da, PetscInt dof, Vec global, Vec local, PetscBool reverse, PetscInt iters,
+                                 double* seconds) {
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  double start = MPI_Wtime();
+  for (PetscInt k = 0; k < iters; ++k) PetscCall(floor_pass(da, dof, global, local, reverse));
+  double mine = (MPI_Wtime() - start) / (double)iters;
+  PetscCallMPI(MPI_Allreduce(&mine, seconds, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));
+  PetscFunctionReturn(0);
+}
+
 // Each type's result after one scatter from the same input, against basic's (type 0), on every rank.
 static PetscErrorCode check_types(const Options* o, PetscSF* sfs, Vec global, Vec local, PetscBool reverse, PetscInt n) {
   Vec expected;
@@ -185,20 +223,22 @@ static PetscErrorCode choose_iters(const Options* o, PetscSF basic, Vec global, 
 static PetscErrorCode report(const Options* o, PetscInt n, PetscBool reverse, PetscInt iters, double* times,
                              FILE* json) {
   PetscMPIInt rank, size;
-  double per_type[MAX_TYPES], ratios[MAX_TYPES], column[1024];
+  double per_type[MAX_TYPES + 1], ratios[MAX_TYPES + 1], column[1024];
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  for (PetscInt t = 0; t < o->ntypes; ++t) {
-    for (PetscInt r = 0; r < o->reps; ++r) column[r] = times[r * o->ntypes + t];
+  const PetscInt variants = o->ntypes + 1;  // the types and the copy floor
+  for (PetscInt t = 0; t < variants; ++t) {
+    for (PetscInt r = 0; r < o->reps; ++r) column[r] = times[r * variants + t];
     per_type[t] = median(column, o->reps);
-    for (PetscInt r = 0; r < o->reps; ++r) column[r] = times[r * o->ntypes + t] / times[r * o->ntypes];
+    for (PetscInt r = 0; r < o->reps; ++r) column[r] = times[r * variants + t] / times[r * variants];
     ratios[t] = median(column, o->reps);
   }
   PetscInt face = o->dof * (PetscInt)sizeof(PetscScalar);
   for (PetscInt d = 1; d < o->dim; ++d) face *= n;
-  for (PetscInt t = 0; t < o->ntypes && rank == 0; ++t) {
-    printf("  %-10s %-7s n=%-5" PetscInt_FMT " %8" PetscInt_FMT " B/neighbour  %10.2f us  x%.3f of basic\n", o->types[t],
+  for (PetscInt t = 0; t < variants && rank == 0; ++t) {
+    const char* name = t < o->ntypes ? o->types[t] : "copy-floor";
+    printf("  %-10s %-7s n=%-5" PetscInt_FMT " %8" PetscInt_FMT " B/neighbour  %10.2f us  x%.3f of basic\n", name,
            reverse ? "reverse" : "forward", n, face, 1e6 * per_type[t], ratios[t]);
     if (json)
       fprintf(json,
@@ -206,9 +246,9 @@ static PetscErrorCode report(const Options* o, PetscInt n, PetscBool reverse, Pe
               ", \"dof\": %" PetscInt_FMT ", \"n\": %" PetscInt_FMT ", \"ranks\": %d, \"bytes_per_neighbour\": %" PetscInt_FMT
               ", \"seconds\": %.9g, \"ratio_to_basic\": %.6f, \"reps\": %" PetscInt_FMT ", \"iters\": %" PetscInt_FMT
               ", \"verified\": true, \"round_seconds\": [",
-              o->types[t], reverse ? "reverse" : "forward", o->dim, o->dof, n, size, face, per_type[t], ratios[t], o->reps,
+              name, reverse ? "reverse" : "forward", o->dim, o->dof, n, size, face, per_type[t], ratios[t], o->reps,
               iters);
-    for (PetscInt r = 0; r < o->reps && json; ++r) fprintf(json, "%s%.9g", r ? ", " : "", times[r * o->ntypes + t]);
+    for (PetscInt r = 0; r < o->reps && json; ++r) fprintf(json, "%s%.9g", r ? ", " : "", times[r * variants + t]);
     if (json) fprintf(json, "]}\n");
   }
   fflush(stdout);
@@ -220,7 +260,8 @@ static PetscErrorCode run_size(const Options* o, PetscInt n, FILE* json) {
   Vec global, local;
   VecScatter gtol;
   PetscSF sfs[MAX_TYPES];
-  double times[1024 * MAX_TYPES];
+  static double times[1024 * (MAX_TYPES + 1)];
+  const PetscInt variants = o->ntypes + 1;
   PetscFunctionBeginUser;
   PetscCall(make_dmda(o, n, &da));
   PetscCall(DMCreateGlobalVector(da, &global));
@@ -239,9 +280,10 @@ static PetscErrorCode run_size(const Options* o, PetscInt n, FILE* json) {
     PetscCall(choose_iters(o, sfs[0], global, local, reverse, &iters));
     for (PetscInt t = 0; t < o->ntypes; ++t) PetscCall(time_scatters(sfs[t], global, local, reverse, 5, &times[0]));
     for (PetscInt r = 0; r < o->reps; ++r)
-      for (PetscInt k = 0; k < o->ntypes; ++k) {
-        const PetscInt t = (k + r) % o->ntypes;  // every type in every position of the round
-        PetscCall(time_scatters(sfs[t], global, local, reverse, iters, &times[r * o->ntypes + t]));
+      for (PetscInt k = 0; k < variants; ++k) {
+        const PetscInt t = (k + r) % variants;  // every variant in every position of the round
+        if (t < o->ntypes) PetscCall(time_scatters(sfs[t], global, local, reverse, iters, &times[r * variants + t]));
+        else PetscCall(time_floor(da, o->dof, global, local, reverse, iters, &times[r * variants + t]));
       }
     PetscCall(report(o, n, reverse, iters, times, json));
   }
