@@ -43,6 +43,18 @@ def sf_options(opts, types: list[str]) -> list[str]:
     return extra
 
 
+def run_logged(command: list[str], log, dry_run: bool) -> subprocess.CompletedProcess | None:
+    """Runs a job with its output into `log`; None on a dry run (the command is printed)."""
+    log.write(f"\n== {' '.join(command)}\n")
+    if dry_run:
+        print(" ".join(command))
+        return None
+    done = subprocess.run(command, capture_output=True, text=True)
+    log.write(done.stdout + done.stderr)
+    log.flush()
+    return done
+
+
 def run_sf(opts, out_dir: Path, log, types: list[str], failures: list[str]) -> None:
     program = Path(opts.build_dir) / "bench" / "petsc" / "gw-petsc-sf-bench"
     results = out_dir / "sf.jsonl"
@@ -55,13 +67,9 @@ def run_sf(opts, out_dir: Path, log, types: list[str], failures: list[str]) -> N
                                                              "-json", str(results)] + sf_options(opts, types)
             what = f"{launch} {dim}-D dof {dof}"
             print(f"== {what}", flush=True)
-            log.write(f"\n== {' '.join(command)}\n")
-            if opts.dry_run:
-                print(" ".join(command))
+            done = run_logged(command, log, opts.dry_run)
+            if done is None:
                 continue
-            done = subprocess.run(command, capture_output=True, text=True)
-            log.write(done.stdout + done.stderr)
-            log.flush()
             added = common.load_records(results, "round_seconds")[before:]
             for record in added:
                 record["launch"] = launch
@@ -106,12 +114,9 @@ def run_snes(opts, out_dir: Path, log, types: list[str], failures: list[str]) ->
                     "-snes_max_it", str(sweeps), "-snes_monitor", "-sf_type", sf_type, "-log_view", f":{view}"]
                 if sf_type == "ghostwire":
                     command += ["-dll_append", str(library(opts))]
-                log.write(f"\n== {' '.join(command)}\n")
-                if opts.dry_run:
-                    print(" ".join(command))
+                done = run_logged(command, log, opts.dry_run)
+                if done is None:
                     continue
-                done = subprocess.run(command, capture_output=True, text=True)
-                log.write(done.stdout + done.stderr)
                 if done.returncode != 0 or not view.exists():
                     failures.append(f"snes {launch} {sf_type}")
                     continue

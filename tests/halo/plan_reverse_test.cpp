@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "ghostwire/collective.hpp"  // detail::combine: the operations as the library defines them
 #include "ghostwire/error.hpp"
 #include "ghostwire/plan.hpp"
 #include "mpi_test_main.hpp"
@@ -53,17 +54,6 @@ T ghost_value(int rank, std::size_t j, int side, int round) {
   return static_cast<T>(100000 * (rank + 1) + 100 * static_cast<int>(j) + side + 7 * round);
 }
 
-template <class T>
-T combined(ReduceOp op, T a, T b) {
-  switch (op) {
-    case ReduceOp::sum: return a + b;
-    case ReduceOp::min: return b < a ? b : a;
-    case ReduceOp::max: return a < b ? b : a;
-    case ReduceOp::replace: return b;
-  }
-  return a;
-}
-
 // My high edge is the right neighbour's low ghosts; my low edge the left neighbour's high ghosts.
 template <class T>
 void check_row(World& w, ReduceOp op, ScalarType type, bool split) {
@@ -82,9 +72,9 @@ void check_row(World& w, ReduceOp op, ScalarType type, bool split) {
     }
     for (std::size_t i = 0; i < Row<T>::owned; ++i) {
       T expected = owned_value<T>(w.rank(), i, round);
-      if (i < Row<T>::width) expected = combined(op, expected, ghost_value<T>(left_of(w), i, 2, round));
+      if (i < Row<T>::width) expected = detail::combine(op, expected, ghost_value<T>(left_of(w), i, 2, round));
       if (i >= Row<T>::owned - Row<T>::width)
-        expected = combined(op, expected, ghost_value<T>(right_of(w), i - (Row<T>::owned - Row<T>::width), 1, round));
+        expected = detail::combine(op, expected, ghost_value<T>(right_of(w), i - (Row<T>::owned - Row<T>::width), 1, round));
       ASSERT_EQ(row.own(i), expected) << "round " << round << " owned " << i << " op " << reduce_name(op);
     }
     w.barrier();  // nobody changes its ghosts for the next round before every owner has read them
