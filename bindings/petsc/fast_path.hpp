@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The fast path of the PetscSF type "ghostwire": Bcast and Reduce between ranks that share memory,
+// through ghostwire Segments and notifications instead of MPI messages (docs/petsc.md, "How it
+// works").
+#pragma once
+
+#include <petsc/private/sfimpl.h>
+
+#include <memory>
+
+namespace gwpetsc {
+
+enum class Direction { bcast, reduce };
+
+class FastPath {
+ public:
+  // Collective over the SF's communicator: *fast is null unless every edge of the graph, on every
+  // rank, joins ranks of one node (and the communicator has more than one rank).
+  static PetscErrorCode create(PetscSF sf, PetscSF inner, std::unique_ptr<FastPath>* fast);
+  // Collective (frees the Segments).
+  static PetscErrorCode destroy(std::unique_ptr<FastPath>* fast);
+
+  virtual ~FastPath() = default;
+  // *taken is false when this operation is not for the fast path (unit, op or memory type it does
+  // not handle); the caller then gives it to the inner SF. The same on every rank.
+  virtual PetscErrorCode begin(Direction direction, MPI_Datatype unit, PetscMemType rootmtype, const void* rootdata,
+                               PetscMemType leafmtype, const void* leafdata, MPI_Op op, PetscBool* taken) = 0;
+  // *taken is false when no fast operation with these arguments is in flight.
+  virtual PetscErrorCode end(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata,
+                             MPI_Op op, PetscBool* taken) = 0;
+};
+
+}  // namespace gwpetsc
