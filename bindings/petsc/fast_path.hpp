@@ -28,6 +28,12 @@ class FastPath {
   // *taken is false when no fast operation with these arguments is in flight.
   virtual PetscErrorCode end(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata,
                              MPI_Op op, PetscBool* taken) = 0;
+
+  // Operations taken and left to the inner SF so far (-info shows them when the SF is reset).
+  struct Counts {
+    long bcast = 0, reduce = 0, declined = 0, links = 0;
+  };
+  virtual Counts counts() const = 0;
 };
 
 }  // namespace gwpetsc

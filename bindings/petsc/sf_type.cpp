@@ -40,6 +40,11 @@ PetscErrorCode set_up(PetscSF sf) {
 PetscErrorCode reset(PetscSF sf) {
   SfData& d = data(sf);
   PetscFunctionBegin;
+  if (d.fast) {
+    FastPath::Counts c = d.fast->counts();
+    PetscCall(PetscInfo(sf, "PetscSF ghostwire: %ld Bcast and %ld Reduce through ghostwire (%ld links), %ld left to basic\n",
+                        c.bcast, c.reduce, c.links, c.declined));
+  }
   PetscCall(FastPath::destroy(&d.fast));
   PetscCall(PetscSFDestroy(&d.inner));
   PetscFunctionReturn(0);
