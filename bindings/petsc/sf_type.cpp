@@ -53,6 +53,7 @@ PetscErrorCode reset(PetscSF sf) {
 PetscErrorCode destroy(PetscSF sf) {
   PetscFunctionBegin;
   PetscCall(reset(sf));
+  PetscCall(PetscObjectComposeFunction((PetscObject)sf, "PetscSFGhostwireGetCounts_C", nullptr));
   delete &data(sf);
   sf->data = nullptr;
   PetscFunctionReturn(0);
@@ -124,6 +125,18 @@ PetscErrorCode create_embedded_root_sf(PetscSF sf, PetscInt n, const PetscInt* s
   PetscFunctionReturn(0);
 }
 
+// Through PetscObjectQueryFunction(sf, "PetscSFGhostwireGetCounts_C", ...): how many Bcast and
+// Reduce operations the fast path has taken (0 and 0 without a fast path); tests check with it
+// that the fast path is in use.
+PetscErrorCode get_counts(PetscSF sf, PetscInt* bcasts, PetscInt* reduces) {
+  SfData& d = data(sf);
+  PetscFunctionBegin;
+  FastPath::Counts c = d.fast ? d.fast->counts() : FastPath::Counts{};
+  *bcasts = static_cast<PetscInt>(c.bcast);
+  *reduces = static_cast<PetscInt>(c.reduce);
+  PetscFunctionReturn(0);
+}
+
 }  // namespace
 
 PetscErrorCode create(PetscSF sf) {
@@ -140,6 +153,7 @@ PetscErrorCode create(PetscSF sf) {
   sf->ops->GetLeafRanks = get_leaf_ranks;
   sf->ops->CreateEmbeddedRootSF = create_embedded_root_sf;
   set_communication_ops(sf);
+  PetscCall(PetscObjectComposeFunction((PetscObject)sf, "PetscSFGhostwireGetCounts_C", get_counts));
   PetscFunctionReturn(0);
 }
 
