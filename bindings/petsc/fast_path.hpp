@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The fast path of the PetscSF type "ghostwire": Bcast and Reduce between ranks that share memory,
-// through ghostwire Segments and notifications instead of MPI messages (docs/petsc.md, "How it
+// The fast path of the PetscSF type "ghostwire": Bcast and Reduce between ranks that share memory
+// through ghostwire Segments and notifications instead of MPI messages, the edges between nodes
+// through a basic SF of their own (docs/petsc.md, "How it
 // works").
 #pragma once
 
@@ -14,13 +15,15 @@ enum class Direction { bcast, reduce };
 
 class FastPath {
  public:
-  // Collective over the SF's communicator: *fast is null unless every edge of the graph, on every
-  // rank, joins ranks of one node (and the communicator has more than one rank).
-  static PetscErrorCode create(PetscSF sf, PetscSF inner, std::unique_ptr<FastPath>* fast);
+  // Collective over the SF's communicator, after the inner SF is set up: *fast is null on a
+  // communicator of one rank.
+  static PetscErrorCode create(PetscSF sf, std::unique_ptr<FastPath>* fast);
   // Collective (frees the Segments).
   static PetscErrorCode destroy(std::unique_ptr<FastPath>* fast);
 
   virtual ~FastPath() = default;
+  // Collective: frees the SF of the edges between nodes (the destructor cannot report errors).
+  virtual PetscErrorCode destroy_remote() = 0;
   // *taken is false when this operation is not for the fast path (unit, op or memory type it does
   // not handle); the caller then gives it to the inner SF. The same on every rank.
   virtual PetscErrorCode begin(Direction direction, MPI_Datatype unit, PetscMemType rootmtype, const void* rootdata,
@@ -34,6 +37,8 @@ class FastPath {
     long bcast = 0, reduce = 0, declined = 0, links = 0;
   };
   virtual Counts counts() const = 0;
+  // Whether some edge joins ranks on different nodes (those go through a basic SF of their own).
+  virtual bool crosses_nodes() const = 0;
 };
 
 }  // namespace gwpetsc

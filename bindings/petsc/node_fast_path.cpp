@@ -16,6 +16,8 @@ NotificationId ack_slot(const ghostwire::World& world, int reader) {
   return static_cast<NotificationId>(world.size() + reader);
 }
 
+const char* name(Direction direction) { return direction == Direction::bcast ? "Bcast" : "Reduce"; }
+
 }  // namespace
 
 NodeFastPath::~NodeFastPath() = default;  // collective: the links' Segments, in creation order
@@ -38,6 +40,22 @@ Link& NodeFastPath::acquire(std::size_t unit_bytes) {
                                                        2 * static_cast<std::size_t>(world_.size()));
   links_.push_back(std::move(link));
   return *links_.back();
+}
+
+// A link for this operation, free to pack into.
+Link& NodeFastPath::start(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata,
+                          const Unit& decoded, UnpackFunction unpack) {
+  Link& link = acquire(decoded.bytes);
+  wait_for_readers(link);
+  link.in_use = true;
+  link.begun = ++begun_;
+  link.direction = direction;
+  link.unit = unit;
+  link.rootdata = rootdata;
+  link.leafdata = leafdata;
+  link.decoded = decoded;
+  link.unpack = unpack;
+  return link;
 }
 
 void NodeFastPath::wait_for_readers(Link& link) {
@@ -83,6 +101,30 @@ void NodeFastPath::receive(Link& link) {
   }
 }
 
+// The edges between nodes, by the remote SF: Begin before packing (its messages leave first), End
+// after the node peers' units are combined. Leaves of the two SFs are distinct; a root may be
+// combined from both, node peers first.
+PetscErrorCode NodeFastPath::remote_begin(const Link& link, PetscMemType rootmtype, PetscMemType leafmtype, MPI_Op op) {
+  void* leafdata = const_cast<void*>(link.leafdata);
+  void* rootdata = const_cast<void*>(link.rootdata);
+  PetscFunctionBegin;
+  if (!remote_) PetscFunctionReturn(0);
+  if (link.direction == Direction::bcast)
+    PetscCall(PetscSFBcastWithMemTypeBegin(remote_, link.unit, rootmtype, rootdata, leafmtype, leafdata, op));
+  else PetscCall(PetscSFReduceWithMemTypeBegin(remote_, link.unit, leafmtype, leafdata, rootmtype, rootdata, op));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode NodeFastPath::remote_end(const Link& link, MPI_Op op) {
+  void* leafdata = const_cast<void*>(link.leafdata);
+  void* rootdata = const_cast<void*>(link.rootdata);
+  PetscFunctionBegin;
+  if (!remote_) PetscFunctionReturn(0);
+  if (link.direction == Direction::bcast) PetscCall(PetscSFBcastEnd(remote_, link.unit, rootdata, leafdata, op));
+  else PetscCall(PetscSFReduceEnd(remote_, link.unit, leafdata, rootdata, op));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode NodeFastPath::begin(Direction direction, MPI_Datatype unit, PetscMemType rootmtype, const void* rootdata,
                                    PetscMemType leafmtype, const void* leafdata, MPI_Op op, PetscBool* taken) {
   Unit decoded;
@@ -95,21 +137,17 @@ PetscErrorCode NodeFastPath::begin(Direction direction, MPI_Datatype unit, Petsc
     ++counts_.declined;
     PetscFunctionReturn(0);
   }
+  Link* link = nullptr;
   try {
-    Link& link = acquire(decoded.bytes);
-    wait_for_readers(link);
-    link.in_use = true;
-    link.begun = ++begun_;
-    link.direction = direction;
-    link.unit = unit;
-    link.rootdata = rootdata;
-    link.leafdata = leafdata;
-    link.decoded = decoded;
-    link.unpack = unpack;
-    send(link);
+    link = &start(direction, unit, rootdata, leafdata, decoded, unpack);
   } catch (const std::exception& e) {
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s Begin failed: %s",
-            direction == Direction::bcast ? "Bcast" : "Reduce", e.what());
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s Begin failed: %s", name(direction), e.what());
+  }
+  PetscCall(remote_begin(*link, rootmtype, leafmtype, op));
+  try {
+    send(*link);
+  } catch (const std::exception& e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s Begin failed: %s", name(direction), e.what());
   }
   ++(direction == Direction::bcast ? counts_.bcast : counts_.reduce);
   *taken = PETSC_TRUE;
@@ -117,7 +155,7 @@ PetscErrorCode NodeFastPath::begin(Direction direction, MPI_Datatype unit, Petsc
 }
 
 PetscErrorCode NodeFastPath::end(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata,
-                                 MPI_Op, PetscBool* taken) {
+                                 MPI_Op op, PetscBool* taken) {
   Link* found = nullptr;
   PetscFunctionBegin;
   for (auto& link : links_)
@@ -129,9 +167,9 @@ PetscErrorCode NodeFastPath::end(Direction direction, MPI_Datatype unit, const v
   try {
     receive(*found);
   } catch (const std::exception& e) {
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s End failed: %s",
-            direction == Direction::bcast ? "Bcast" : "Reduce", e.what());
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s End failed: %s", name(direction), e.what());
   }
+  PetscCall(remote_end(*found, op));
   found->in_use = false;
   PetscFunctionReturn(0);
 }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The fast path between ranks of one node. Each in-flight operation holds a link: a ghostwire
+// The fast path between ranks of one node; edges between nodes go through `remote`, a basic SF of
+// only those edges, alongside (null when no rank has such an edge). Each in-flight operation holds
+// a link: a ghostwire
 // Segment whose part on every rank holds that rank's packed units for its peers, and the Segment's
 // notifications:
 //   data slot [sender]      "my packed units for you are ready" (root to leaf in Bcast, leaf to
@@ -52,12 +54,15 @@ struct Link {
 
 class NodeFastPath final : public FastPath {
  public:
-  NodeFastPath(ghostwire::World& world, NodeGraph graph) : world_(world), graph_(std::move(graph)) {}
+  NodeFastPath(ghostwire::World& world, NodeGraph graph, PetscSF remote)
+      : world_(world), graph_(std::move(graph)), remote_(remote) {}
   ~NodeFastPath() override;
+  PetscErrorCode destroy_remote() override { return PetscSFDestroy(&remote_); }
   PetscErrorCode begin(Direction direction, MPI_Datatype unit, PetscMemType rootmtype, const void* rootdata,
                        PetscMemType leafmtype, const void* leafdata, MPI_Op op, PetscBool* taken) override;
   PetscErrorCode end(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata, MPI_Op op,
                      PetscBool* taken) override;
+  bool crosses_nodes() const override { return remote_ != nullptr; }
   Counts counts() const override {
     Counts c = counts_;
     c.links = static_cast<long>(links_.size());
@@ -66,13 +71,18 @@ class NodeFastPath final : public FastPath {
 
  private:
   Link& acquire(std::size_t unit_bytes);
+  Link& start(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata, const Unit& decoded,
+              UnpackFunction unpack);
   void wait_for_readers(Link& link);
   void send(Link& link);
   void receive(Link& link);
+  PetscErrorCode remote_begin(const Link& link, PetscMemType rootmtype, PetscMemType leafmtype, MPI_Op op);
+  PetscErrorCode remote_end(const Link& link, MPI_Op op);
   std::size_t units_sent_at_most() const;
 
   ghostwire::World& world_;
   NodeGraph graph_;
+  PetscSF remote_ = nullptr;
   std::vector<std::unique_ptr<Link>> links_;
   std::uint64_t begun_ = 0;
   Counts counts_;

@@ -31,9 +31,11 @@ PetscErrorCode set_up(PetscSF sf) {
   PetscCall(PetscSFSetUpRanks(sf, self));
   PetscCallMPI(MPI_Group_free(&self));
   PetscCall(build_inner(sf, &d.inner));
-  if (d.use_fast) PetscCall(FastPath::create(sf, d.inner, &d.fast));
+  if (d.use_fast) PetscCall(FastPath::create(sf, &d.fast));
   PetscCall(PetscInfo(sf, "PetscSF ghostwire: %s\n",
-                      d.fast ? "Bcast and Reduce within the node through ghostwire" : "everything by the inner basic SF"));
+                      !d.fast                   ? "everything by the inner basic SF"
+                      : d.fast->crosses_nodes() ? "Bcast and Reduce within a node through ghostwire, between nodes by basic"
+                                                : "Bcast and Reduce through ghostwire (one node)"));
   PetscFunctionReturn(0);
 }
 

@@ -12,6 +12,9 @@ type and allowing the small numeric differences PETSc's own petscdiff allows.
   petsc_cases.py list --source EX.c
   petsc_cases.py run  --source EX.c --exe EX --case NAME --library SO --launch LAUNCH --petscconf H
   petsc_cases.py same-solution --exe EX --args "..." --ranks N --library SO --launch LAUNCH
+
+--path emulated --rpn K runs on emulated nodes of K ranks (scripts/launch): the edges between
+them go through a basic SF of their own, the rest through ghostwire.
 """
 import argparse
 import itertools
@@ -163,7 +166,10 @@ def lines_match(expected, actual):
 
 
 def launch(opts, ranks, args, cwd):
-    command = [opts.launch, "-n", str(ranks), "--timeout", str(opts.timeout), "--", opts.exe] + args
+    command = [opts.launch, "--path", opts.path, "-n", str(ranks), "--timeout", str(opts.timeout)]
+    if opts.rpn:
+        command += ["--rpn", str(opts.rpn)]
+    command += ["--", opts.exe] + args
     run = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
     return run.returncode, run.stdout, run.stderr, command
 
@@ -272,6 +278,8 @@ def main():
     parser.add_argument("--launch")
     parser.add_argument("--petscconf")
     parser.add_argument("--timeout", type=int, default=240)
+    parser.add_argument("--path", default="intra", help="scripts/launch --path: intra, emulated or multihost")
+    parser.add_argument("--rpn", type=int, default=0, help="scripts/launch --rpn: ranks per (emulated) node")
     opts = parser.parse_args()
     if opts.mode == "list":
         for name, entry in cases(opts.source):
