@@ -2,10 +2,12 @@
 #include "world_cache.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
 #include <ghostwire/error.hpp>
+#include <ghostwire/settings.hpp>
 
 namespace gwpetsc {
 namespace {
@@ -44,6 +46,14 @@ void create_keys() {
     ghostwire::raise(ghostwire::Errc::mpi, "PetscSF ghostwire: cannot create the MPI attribute keys of its Worlds");
 }
 
+// ghostwire's settings from the environment, but waits without a limit unless GHOSTWIRE_TIMEOUT
+// sets one: under basic a rank may sit in End for as long as its peers take to reach Begin.
+ghostwire::Settings settings() {
+  ghostwire::Settings s = ghostwire::Settings::from_environment();
+  if (!std::getenv("GHOSTWIRE_TIMEOUT")) s.timeout_seconds = 1e9;
+  return s;
+}
+
 }  // namespace
 
 ghostwire::World& world_of(MPI_Comm comm) {
@@ -52,7 +62,7 @@ ghostwire::World& world_of(MPI_Comm comm) {
   int found = 0;
   MPI_Comm_get_attr(comm, world_key, &value, &found);
   if (found) return *static_cast<ghostwire::World*>(value);
-  auto world = std::make_unique<ghostwire::World>(comm);
+  auto world = std::make_unique<ghostwire::World>(comm, settings());
   if (MPI_Comm_set_attr(comm, world_key, world.get()) != MPI_SUCCESS)
     ghostwire::raise(ghostwire::Errc::mpi, "PetscSF ghostwire: cannot attach its World to the SF's communicator");
   alive.push_back(world.get());

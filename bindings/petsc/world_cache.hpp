@@ -11,6 +11,7 @@
 namespace gwpetsc {
 
 // Collective over `comm` the first time; throws ghostwire::Error when the World cannot be built.
+// Its waits have no time limit unless GHOSTWIRE_TIMEOUT sets one.
 ghostwire::World& world_of(MPI_Comm comm);
 
 }  // namespace gwpetsc
