@@ -37,6 +37,8 @@ class FastPath {
     long bcast = 0, reduce = 0, declined = 0, links = 0;
   };
   virtual Counts counts() const = 0;
+  // Whether an operation is between its Begin and its End.
+  virtual bool busy() const = 0;
   // Whether some edge joins ranks on different nodes (those go through a basic SF of their own).
   virtual bool crosses_nodes() const = 0;
 };

@@ -63,6 +63,11 @@ class NodeFastPath final : public FastPath {
   PetscErrorCode end(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata, MPI_Op op,
                      PetscBool* taken) override;
   bool crosses_nodes() const override { return remote_ != nullptr; }
+  bool busy() const override {
+    for (const auto& link : links_)
+      if (link->in_use) return true;
+    return false;
+  }
   Counts counts() const override {
     Counts c = counts_;
     c.links = static_cast<long>(links_.size());

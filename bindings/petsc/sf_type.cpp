@@ -43,6 +43,8 @@ PetscErrorCode reset(PetscSF sf) {
   SfData& d = data(sf);
   PetscFunctionBegin;
   if (d.fast) {
+    PetscCheck(!d.fast->busy(), PetscObjectComm((PetscObject)sf), PETSC_ERR_ARG_WRONGSTATE,
+               "PetscSF ghostwire: an operation has begun but not ended: end it before resetting or destroying the SF");
     FastPath::Counts c = d.fast->counts();
     PetscCall(PetscInfo(sf, "PetscSF ghostwire: %ld Bcast and %ld Reduce through ghostwire (%ld links), %ld left to basic\n",
                         c.bcast, c.reduce, c.links, c.declined));
