@@ -9,29 +9,43 @@
 namespace gwpetsc {
 namespace {
 
-// The inner SF: a PETSCSFBASIC on the same communicator and graph, set up now.
+// The inner SF: a PETSCSFBASIC on the same communicator and graph, set up now; for a graph with
+// a pattern (an SF whose type was changed after PetscSFSetGraphWithPattern), PETSc's own type for it.
 PetscErrorCode build_inner(PetscSF sf, PetscSF* inner) {
   PetscFunctionBegin;
   PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)sf), inner));
-  PetscCall(PetscSFSetType(*inner, PETSCSFBASIC));
   (*inner)->allow_multi_leaves = sf->allow_multi_leaves;
   (*inner)->rankorder = sf->rankorder;
-  PetscCall(PetscSFSetGraph(*inner, sf->nroots, sf->nleaves, sf->mine, PETSC_COPY_VALUES, sf->remote,
-                            PETSC_COPY_VALUES));
+  if (sf->pattern != PETSCSF_PATTERN_GENERAL) {
+    PetscCall(PetscSFSetGraphWithPattern(*inner, sf->map, sf->pattern));
+  } else {
+    PetscCall(PetscSFSetType(*inner, PETSCSFBASIC));
+    PetscCall(PetscSFSetGraph(*inner, sf->nroots, sf->nleaves, sf->mine, PETSC_COPY_VALUES, sf->remote,
+                              PETSC_COPY_VALUES));
+  }
   PetscCall(PetscSFSetUp(*inner));
+  PetscFunctionReturn(0);
+}
+
+// The outer SF's own rank fields (PetscSFView prints them), grouped as basic groups them; those a
+// previous type left (the type changed after SetUp) are computed again.
+PetscErrorCode set_up_ranks(PetscSF sf) {
+  MPI_Group self;
+  PetscFunctionBegin;
+  if (sf->pattern != PETSCSF_PATTERN_GENERAL) PetscFunctionReturn(0);
+  PetscCall(PetscFree4(sf->ranks, sf->roffset, sf->rmine, sf->rremote));
+  PetscCallMPI(MPI_Comm_group(PETSC_COMM_SELF, &self));
+  PetscCall(PetscSFSetUpRanks(sf, self));
+  PetscCallMPI(MPI_Group_free(&self));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode set_up(PetscSF sf) {
   SfData& d = data(sf);
-  MPI_Group self;
   PetscFunctionBegin;
-  // The outer SF's own rank fields (PetscSFView prints them), grouped as basic groups them.
-  PetscCallMPI(MPI_Comm_group(PETSC_COMM_SELF, &self));
-  PetscCall(PetscSFSetUpRanks(sf, self));
-  PetscCallMPI(MPI_Group_free(&self));
+  PetscCall(set_up_ranks(sf));
   PetscCall(build_inner(sf, &d.inner));
-  if (d.use_fast) PetscCall(FastPath::create(sf, &d.fast));
+  if (d.use_fast && sf->pattern == PETSCSF_PATTERN_GENERAL) PetscCall(FastPath::create(sf, &d.fast));
   PetscCall(PetscInfo(sf, "PetscSF ghostwire: %s\n",
                       !d.fast                   ? "everything by the inner basic SF"
                       : d.fast->crosses_nodes() ? "Bcast and Reduce within a node through ghostwire, between nodes by basic"
@@ -158,6 +172,12 @@ PetscErrorCode create(PetscSF sf) {
   sf->ops->CreateEmbeddedRootSF = create_embedded_root_sf;
   set_communication_ops(sf);
   PetscCall(PetscObjectComposeFunction((PetscObject)sf, "PetscSFGhostwireGetCounts_C", get_counts));
+  // The type changed after SetUp (DMPlex's point SF meets -sf_type in PetscSFSetFromOptions then):
+  // PETSc would not call SetUp again, so set this type up now, as collectively as SetType is.
+  if (sf->setupcalled) {
+    sf->setupcalled = PETSC_FALSE;
+    PetscCall(PetscSFSetUp(sf));
+  }
   PetscFunctionReturn(0);
 }
 

@@ -63,6 +63,10 @@ def parse_entries(block):
         target = current if current is not None else testset
         if target is None:
             continue
+        if key == "args" and target.get("args"):  # several args: lines add up
+            value = target["args"] + " " + value
+        if key == "suffix" and target is current and testset and testset.get("suffix"):
+            value = testset["suffix"] + "_" + value  # a testset's suffix comes first
         target[key] = value
     for e in entries:
         e["args"] = (e.pop("_inherited_args", "") + " " + e.get("args", "")).strip()
@@ -179,6 +183,19 @@ def run_in_scratch(opts, ranks, args):
         return launch(opts, ranks, args, work)
 
 
+def petsc_root(source):
+    """The folder holding share/petsc of the examples' PETSc (the harness's ${PETSC_DIR})."""
+    marker = os.sep + os.path.join("share", "petsc", "examples", "src") + os.sep
+    path = os.path.abspath(source)
+    return path[: path.index(marker)] if marker in path else os.environ.get("PETSC_DIR", "")
+
+
+def with_petsc_dir(args, source):
+    """The case's arguments with PETSc's harness variables (${PETSC_DIR}, ${wPETSC_DIR}) filled in."""
+    root = petsc_root(source)
+    return args.replace("${wPETSC_DIR}", root).replace("${PETSC_DIR}", root)
+
+
 def ghostwire_args(args, library):
     return shlex.split(SF_TYPE_OPTION.sub("", args)) + ["-dll_append", library, "-sf_type", "ghostwire"]
 
@@ -204,13 +221,15 @@ def run_case(opts):
         return SKIP
     expected = shell_filter(open(expected_path).read(), entry.get("filter_output"))
     ranks = int(entry["nsize"])
+    entry["args"] = with_petsc_dir(entry["args"], opts.source)
     rc, out, err, command = run_in_scratch(opts, ranks, ghostwire_args(entry["args"], opts.library))
     print("ran:", " ".join(shlex.quote(c) for c in command))
     actual = shell_filter(out, entry.get("filter"))
     basic_args = shlex.split(SF_TYPE_OPTION.sub("", entry["args"])) + ["-sf_type", "basic"]
     if rc != 0:
         if run_in_scratch(opts, ranks, basic_args)[0] != 0:
-            print(f"SKIP {opts.case}: fails with basic too on this machine (exit code {rc})\n--- stdout\n{out}")
+            print(f"SKIP {opts.case}: fails with basic too on this machine (exit code {rc})\n--- stdout\n{out}"
+                  f"\n--- stderr\n{err[-3000:]}")
             return SKIP
         print(f"FAIL {opts.case}: exit code {rc} (basic runs)\n--- stdout\n{out}\n--- stderr\n{err}")
         return 1
