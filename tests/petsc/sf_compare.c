@@ -2,7 +2,8 @@
 /* sf_compare: the PetscSF type ghostwire against basic, operation by operation, on random graphs with
    duplicate leaves, self edges, sparse leaves, ranks without roots or leaves, and roots and leaves
    in one array: every unit and op PETSc passes (and some the fast path leaves to basic) in Bcast and
-   Reduce, operations in flight together on different buffers, FetchAndOp, Gather. Any difference
+   Reduce, operations in flight together on different buffers, FetchAndOp, Gather, and an allgather
+   SF made ghostwire after SetUp. Any difference
    from basic is an error naming the case. -expect_fast 1 (0) also requires that the fast path took
    (did not take) operations; -1 checks nothing about it. */
 static const char help[] = "Compares the PetscSF type ghostwire with basic.\n";
@@ -274,6 +275,42 @@ static PetscErrorCode compare_fetch_and_gather(PetscSF basic, PetscSF gw, const 
   PetscFunctionReturn(0);
 }
 
+/* An allgather SF whose type is changed to ghostwire after SetUp, against one left as PETSc made it. */
+static PetscErrorCode compare_pattern(MPI_Comm comm)
+{
+  PetscSF     sfs[2];
+  PetscLayout map;
+  PetscMPIInt rank, size;
+  PetscInt   *root[2], *leaf[2], n, N;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  n = rank + 1;
+  PetscCall(PetscLayoutCreateFromSizes(comm, n, PETSC_DECIDE, 1, &map));
+  PetscCall(PetscLayoutGetSize(map, &N));
+  for (int s = 0; s < 2; s++) {
+    PetscCall(PetscSFCreate(comm, &sfs[s]));
+    PetscCall(PetscSFSetGraphWithPattern(sfs[s], map, PETSCSF_PATTERN_ALLGATHER));
+    PetscCall(PetscSFSetUp(sfs[s]));
+    if (s == 1) PetscCall(PetscSFSetType(sfs[s], "ghostwire"));
+    PetscCall(PetscMalloc2(n, &root[s], N, &leaf[s]));
+    for (PetscInt i = 0; i < n; i++) root[s][i] = 100 * rank + i;
+    for (PetscInt i = 0; i < N; i++) leaf[s][i] = -1;
+    PetscCall(PetscSFBcastBegin(sfs[s], MPIU_INT, root[s], leaf[s], MPI_REPLACE));
+    PetscCall(PetscSFBcastEnd(sfs[s], MPIU_INT, root[s], leaf[s], MPI_REPLACE));
+    PetscCall(PetscSFReduceBegin(sfs[s], MPIU_INT, leaf[s], root[s], MPI_SUM));
+    PetscCall(PetscSFReduceEnd(sfs[s], MPIU_INT, leaf[s], root[s], MPI_SUM));
+  }
+  PetscCheck(!memcmp(root[0], root[1], sizeof(PetscInt) * (size_t)n) && !memcmp(leaf[0], leaf[1], sizeof(PetscInt) * (size_t)N), PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] allgather SF made ghostwire after SetUp differs from PETSc's", rank);
+  for (int s = 0; s < 2; s++) {
+    PetscCall(PetscFree2(root[s], leaf[s]));
+    PetscCall(PetscSFDestroy(&sfs[s]));
+  }
+  PetscCall(PetscLayoutDestroy(&map));
+  PetscFunctionReturn(0);
+}
+
 #define NUNITS 10
 #define NOPS   14
 
@@ -373,6 +410,8 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Op_create(user_sum, 1, &user));
   make_ops(ops, user);
   for (PetscInt variant = 0; variant < 4; variant++) PetscCall(compare_graph(PETSC_COMM_WORLD, variant, units, ops, &checks, &fast));
+  PetscCall(compare_pattern(PETSC_COMM_WORLD));
+  checks++;
   PetscCheck(expect_fast != 1 || fast > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] the fast path took no operation, but -expect_fast 1", rank);
   PetscCheck(expect_fast != 0 || fast == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] the fast path took %" PetscInt_FMT " operations, but -expect_fast 0", rank, fast);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sf_compare: %" PetscInt_FMT " checks on 4 graphs, ghostwire equals basic; fast path on rank 0: %" PetscInt_FMT " operations\n", checks, fast));
