@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "node_fast_path.hpp"
+
+#include <ghostwire/error.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace gwpetsc {
+namespace {
+
+using ghostwire::NotificationId;
+
+NotificationId data_slot(int sender) { return static_cast<NotificationId>(sender); }
+NotificationId ack_slot(const ghostwire::World& world, int reader) {
+  return static_cast<NotificationId>(world.size() + reader);
+}
+
+const char* name(Direction direction) { return direction == Direction::bcast ? "Bcast" : "Reduce"; }
+
+}  // namespace
+
+NodeFastPath::~NodeFastPath() = default;  // collective: the links' Segments, in creation order
+
+std::size_t NodeFastPath::units_sent_at_most() const {
+  std::size_t bcast = static_cast<std::size_t>(graph_.ioffset.back());
+  std::size_t reduce = static_cast<std::size_t>(graph_.roffset.back());
+  return std::max<std::size_t>({bcast, reduce, 1});
+}
+
+// A free link that holds units of `unit_bytes`, or a new one. Every rank makes the same choice
+// (PETSc calls Begin and End collectively, in the same order), so a new Segment, which is
+// collective, is created on every rank together.
+Link& NodeFastPath::acquire(std::size_t unit_bytes) {
+  for (auto& link : links_)
+    if (!link->in_use && link->capacity >= unit_bytes) return *link;
+  auto link = std::make_unique<Link>();
+  link->capacity = std::max<std::size_t>(unit_bytes, 16);
+  link->segment = std::make_unique<ghostwire::Segment>(world_, link->capacity * units_sent_at_most(),
+                                                       2 * static_cast<std::size_t>(world_.size()));
+  links_.push_back(std::move(link));
+  return *links_.back();
+}
+
+// A link for this operation, free to pack into.
+Link& NodeFastPath::start(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata,
+                          const Unit& decoded, UnpackFunction unpack) {
+  Link& link = acquire(decoded.bytes);
+  wait_for_readers(link);
+  link.in_use = true;
+  link.begun = ++begun_;
+  link.direction = direction;
+  link.unit = unit;
+  link.rootdata = rootdata;
+  link.leafdata = leafdata;
+  link.decoded = decoded;
+  link.unpack = unpack;
+  return link;
+}
+
+void NodeFastPath::wait_for_readers(Link& link) {
+  for (int reader : link.readers) ghostwire::notify_wait(*link.segment, ack_slot(world_, reader));
+  link.readers.clear();
+}
+
+// Packs my units for every peer into my part of the link and tells each peer they are there.
+void NodeFastPath::send(Link& link) {
+  bool bcast = link.direction == Direction::bcast;
+  const void* data = bcast ? link.rootdata : link.leafdata;
+  const std::vector<int>& peers = bcast ? graph_.leaf_ranks : graph_.root_ranks;
+  const std::vector<PetscInt>& offset = bcast ? graph_.ioffset : graph_.roffset;
+  const std::vector<PetscInt>& index = bcast ? graph_.irootloc : graph_.rmine;
+  PetscInt units = offset.back();
+  if (units > 0 && data == nullptr)
+    ghostwire::raise(ghostwire::Errc::invalid_argument,
+                     std::string("PetscSF ghostwire: ") + (bcast ? "rootdata" : "leafdata") + " is NULL but " +
+                         std::to_string(units) + " units of it are sent from " + world_.where());
+  pack(data, index.data(), units, link.decoded.bytes, link.segment->data());
+  for (int peer : peers) ghostwire::notify(peer, *link.segment, data_slot(world_.rank()), 1);
+  link.readers = peers;
+}
+
+// Combines every peer's units, in PETSc's rank order, straight from the peer's part into my array.
+void NodeFastPath::receive(Link& link) {
+  bool bcast = link.direction == Direction::bcast;
+  void* data = const_cast<void*>(bcast ? link.leafdata : link.rootdata);
+  const std::vector<int>& peers = bcast ? graph_.root_ranks : graph_.leaf_ranks;
+  const std::vector<PetscInt>& offset = bcast ? graph_.roffset : graph_.ioffset;
+  const std::vector<PetscInt>& index = bcast ? graph_.rmine : graph_.irootloc;
+  const std::vector<PetscInt>& at = bcast ? graph_.at_root : graph_.at_leaf;
+  if (offset.back() > 0 && data == nullptr)
+    ghostwire::raise(ghostwire::Errc::invalid_argument,
+                     std::string("PetscSF ghostwire: ") + (bcast ? "leafdata" : "rootdata") + " is NULL but " +
+                         std::to_string(offset.back()) + " units arrive for it at " + world_.where());
+  for (std::size_t p = 0; p < peers.size(); ++p) {
+    ghostwire::notify_wait(*link.segment, data_slot(peers[p]));
+    const std::byte* units =
+        link.segment->peer_data(peers[p]) + static_cast<std::size_t>(at[p]) * link.decoded.bytes;
+    link.unpack(data, index.data() + offset[p], offset[p + 1] - offset[p], link.decoded.count, units);
+    ghostwire::notify(peers[p], *link.segment, ack_slot(world_, world_.rank()), 1);
+  }
+}
+
+// The edges between nodes, by the remote SF: Begin before packing (its messages leave first), End
+// after the node peers' units are combined. Leaves of the two SFs are distinct; a root may be
+// combined from both, node peers first.
+PetscErrorCode NodeFastPath::remote_begin(const Link& link, PetscMemType rootmtype, PetscMemType leafmtype, MPI_Op op) {
+  void* leafdata = const_cast<void*>(link.leafdata);
+  void* rootdata = const_cast<void*>(link.rootdata);
+  PetscFunctionBegin;
+  if (!remote_) PetscFunctionReturn(0);
+  if (link.direction == Direction::bcast)
+    PetscCall(PetscSFBcastWithMemTypeBegin(remote_, link.unit, rootmtype, rootdata, leafmtype, leafdata, op));
+  else PetscCall(PetscSFReduceWithMemTypeBegin(remote_, link.unit, leafmtype, leafdata, rootmtype, rootdata, op));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode NodeFastPath::remote_end(const Link& link, MPI_Op op) {
+  void* leafdata = const_cast<void*>(link.leafdata);
+  void* rootdata = const_cast<void*>(link.rootdata);
+  PetscFunctionBegin;
+  if (!remote_) PetscFunctionReturn(0);
+  if (link.direction == Direction::bcast) PetscCall(PetscSFBcastEnd(remote_, link.unit, rootdata, leafdata, op));
+  else PetscCall(PetscSFReduceEnd(remote_, link.unit, leafdata, rootdata, op));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode NodeFastPath::begin(Direction direction, MPI_Datatype unit, PetscMemType rootmtype, const void* rootdata,
+                                   PetscMemType leafmtype, const void* leafdata, MPI_Op op, PetscBool* taken) {
+  Unit decoded;
+  PetscFunctionBegin;
+  *taken = PETSC_FALSE;
+  UnpackFunction unpack = nullptr;
+  if (PetscMemTypeHost(rootmtype) && PetscMemTypeHost(leafmtype) && decode_unit(unit, &decoded))
+    unpack = unpack_function(decoded.element, op);
+  if (!unpack) {
+    ++counts_.declined;
+    PetscFunctionReturn(0);
+  }
+  Link* link = nullptr;
+  try {
+    link = &start(direction, unit, rootdata, leafdata, decoded, unpack);
+  } catch (const std::exception& e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s Begin failed: %s", name(direction), e.what());
+  }
+  PetscCall(remote_begin(*link, rootmtype, leafmtype, op));
+  try {
+    send(*link);
+  } catch (const std::exception& e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s Begin failed: %s", name(direction), e.what());
+  }
+  ++(direction == Direction::bcast ? counts_.bcast : counts_.reduce);
+  *taken = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode NodeFastPath::end(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata,
+                                 MPI_Op op, PetscBool* taken) {
+  Link* found = nullptr;
+  PetscFunctionBegin;
+  for (auto& link : links_)
+    if (link->in_use && link->direction == direction && link->unit == unit && link->rootdata == rootdata &&
+        link->leafdata == leafdata && (!found || link->begun < found->begun))
+      found = link.get();
+  *taken = found ? PETSC_TRUE : PETSC_FALSE;
+  if (!found) PetscFunctionReturn(0);
+  try {
+    receive(*found);
+  } catch (const std::exception& e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s End failed: %s", name(direction), e.what());
+  }
+  PetscCall(remote_end(*found, op));
+  found->in_use = false;
+  PetscFunctionReturn(0);
+}
+
+}  // namespace gwpetsc

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The fast path between ranks of one node; edges between nodes go through `remote`, a basic SF of
+// only those edges, alongside (null when no rank has such an edge). Each in-flight operation holds
+// a link: a ghostwire
+// Segment whose part on every rank holds that rank's packed units for its peers, and the Segment's
+// notifications:
+//   data slot [sender]      "my packed units for you are ready" (root to leaf in Bcast, leaf to
+//                           root in Reduce)
+//   ack slot  [size+reader] "done reading your part": the part may be packed again
+// The sender packs in Begin and notifies; the receiver, in End, waits for each peer in a fixed order
+// (the order of ranks PETSc's basic SF uses), combines the peer's packed units straight from the
+// peer's part into its own array with the MPI_Op, and acknowledges.
+#pragma once
+
+#include <ghostwire/segment.hpp>
+#include <ghostwire/world.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "fast_ops.hpp"
+#include "fast_path.hpp"
+#include "unit.hpp"
+
+namespace gwpetsc {
+
+// Both sides of the graph, in PETSc's rank order (this rank first when it has self edges).
+struct NodeGraph {
+  // Leaf side: for the j-th rank holding roots of my leaves, my leaves rmine[roffset[j]..roffset[j+1]).
+  std::vector<int> root_ranks;
+  std::vector<PetscInt> roffset, rmine;
+  // Root side: for the i-th rank with leaves on my roots, my roots irootloc[ioffset[i]..ioffset[i+1]).
+  std::vector<int> leaf_ranks;
+  std::vector<PetscInt> ioffset, irootloc;
+  // Where my units start (in units) in each root rank's Bcast message area, and in each leaf rank's
+  // Reduce message area.
+  std::vector<PetscInt> at_root, at_leaf;
+};
+
+struct Link {
+  std::unique_ptr<ghostwire::Segment> segment;
+  std::size_t capacity = 0;  // bytes per unit it can hold
+  bool in_use = false;
+  std::uint64_t begun = 0;   // order of Begin among in-flight operations: End takes the oldest match
+  Direction direction = Direction::bcast;
+  MPI_Datatype unit = MPI_DATATYPE_NULL;
+  const void* rootdata = nullptr;
+  const void* leafdata = nullptr;
+  Unit decoded;
+  UnpackFunction unpack = nullptr;
+  std::vector<int> readers;  // peers that may still read my part: their acknowledgements are due
+};
+
+class NodeFastPath final : public FastPath {
+ public:
+  NodeFastPath(ghostwire::World& world, NodeGraph graph, PetscSF remote)
+      : world_(world), graph_(std::move(graph)), remote_(remote) {}
+  ~NodeFastPath() override;
+  PetscErrorCode destroy_remote() override { return PetscSFDestroy(&remote_); }
+  PetscErrorCode begin(Direction direction, MPI_Datatype unit, PetscMemType rootmtype, const void* rootdata,
+                       PetscMemType leafmtype, const void* leafdata, MPI_Op op, PetscBool* taken) override;
+  PetscErrorCode end(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata, MPI_Op op,
+                     PetscBool* taken) override;
+  bool crosses_nodes() const override { return remote_ != nullptr; }
+  bool busy() const override {
+    for (const auto& link : links_)
+      if (link->in_use) return true;
+    return false;
+  }
+  Counts counts() const override {
+    Counts c = counts_;
+    c.links = static_cast<long>(links_.size());
+    return c;
+  }
+
+ private:
+  Link& acquire(std::size_t unit_bytes);
+  Link& start(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata, const Unit& decoded,
+              UnpackFunction unpack);
+  void wait_for_readers(Link& link);
+  void send(Link& link);
+  void receive(Link& link);
+  PetscErrorCode remote_begin(const Link& link, PetscMemType rootmtype, PetscMemType leafmtype, MPI_Op op);
+  PetscErrorCode remote_end(const Link& link, MPI_Op op);
+  std::size_t units_sent_at_most() const;
+
+  ghostwire::World& world_;
+  NodeGraph graph_;
+  PetscSF remote_ = nullptr;
+  std::vector<std::unique_ptr<Link>> links_;
+  std::uint64_t begun_ = 0;
+  Counts counts_;
+};
+
+}  // namespace gwpetsc
