@@ -36,8 +36,9 @@ void unpack_with(void* base, const PetscInt* index, PetscInt n, int count, const
 struct Replace { template <class T> static void apply(T& t, const T& s) { t = s; } };
 struct Sum { template <class T> static void apply(T& t, const T& s) { t = static_cast<T>(t + s); } };
 struct Prod { template <class T> static void apply(T& t, const T& s) { t = static_cast<T>(t * s); } };
-struct Max { template <class T> static void apply(T& t, const T& s) { if (s > t) t = s; } };
-struct Min { template <class T> static void apply(T& t, const T& s) { if (s < t) t = s; } };
+// As PetscMax and PetscMin, which basic applies: the same result with a NaN on either side.
+struct Max { template <class T> static void apply(T& t, const T& s) { t = t < s ? s : t; } };
+struct Min { template <class T> static void apply(T& t, const T& s) { t = t < s ? t : s; } };
 struct LogicalAnd { template <class T> static void apply(T& t, const T& s) { t = static_cast<T>(t && s); } };
 struct LogicalOr { template <class T> static void apply(T& t, const T& s) { t = static_cast<T>(t || s); } };
 struct LogicalXor { template <class T> static void apply(T& t, const T& s) { t = static_cast<T>(!t != !s); } };

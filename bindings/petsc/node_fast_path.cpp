@@ -35,7 +35,7 @@ Link& NodeFastPath::acquire(std::size_t unit_bytes) {
   for (auto& link : links_)
     if (!link->in_use && link->capacity >= unit_bytes) return *link;
   auto link = std::make_unique<Link>();
-  link->capacity = std::max<std::size_t>(unit_bytes, 16);
+  link->capacity = std::max<std::size_t>(unit_bytes, sizeof(double));  // an int link serves doubles later
   link->segment = std::make_unique<ghostwire::Segment>(world_, link->capacity * units_sent_at_most(),
                                                        2 * static_cast<std::size_t>(world_.size()));
   links_.push_back(std::move(link));

@@ -304,7 +304,7 @@ def main():
         for name, entry in cases(opts.source):
             print(f"{name} {entry['nsize']}")
         return 0
-    if opts.mode != "list" and not (opts.exe and os.access(opts.exe, os.X_OK)):
+    if not (opts.exe and os.access(opts.exe, os.X_OK)):
         raise SystemExit(f"petsc_cases: no executable example at {opts.exe!r} (--exe)")
     if not (opts.library and os.path.exists(opts.library)):
         raise SystemExit(f"petsc_cases: no libghostwire_petsc.so at {opts.library!r} (--library)")
