@@ -33,6 +33,19 @@ void unpack_with(void* base, const PetscInt* index, PetscInt n, int count, const
   }
 }
 
+// The same over a contiguous run of elements (a loop the compiler vectorises).
+template <class T, class Op>
+void combine_contiguous(void* target, const void* source, std::size_t elements) {
+  T* t = static_cast<T*>(target);
+  const T* s = static_cast<const T*>(source);
+  for (std::size_t i = 0; i < elements; ++i) Op::apply(t[i], s[i]);
+}
+
+template <class T>
+void replace_contiguous(void* target, const void* source, std::size_t elements) {
+  std::memmove(target, source, elements * sizeof(T));
+}
+
 struct Replace { template <class T> static void apply(T& t, const T& s) { t = s; } };
 struct Sum { template <class T> static void apply(T& t, const T& s) { t = static_cast<T>(t + s); } };
 struct Prod { template <class T> static void apply(T& t, const T& s) { t = static_cast<T>(t * s); } };
@@ -57,46 +70,80 @@ struct MinLoc {
   }
 };
 
+
+// Both forms of one (element type, op): per unit by index, and per contiguous run.
+struct Functions {
+  UnpackFunction unpack = nullptr;
+  CombineRun run = nullptr;
+};
+
+template <class T, class Op>
+Functions both() {
+  if constexpr (std::is_same_v<Op, Replace>) return {unpack_with<T, Op>, replace_contiguous<T>};
+  else return {unpack_with<T, Op>, combine_contiguous<T, Op>};
+}
+
 template <class T>
-UnpackFunction arithmetic(MPI_Op op) {
-  if (op == MPI_REPLACE) return unpack_with<T, Replace>;
-  if (op == MPI_SUM) return unpack_with<T, Sum>;
-  if (op == MPI_PROD) return unpack_with<T, Prod>;
-  if (op == MPI_MAX) return unpack_with<T, Max>;
-  if (op == MPI_MIN) return unpack_with<T, Min>;
+Functions arithmetic_both(MPI_Op op) {
+  if (op == MPI_REPLACE) return both<T, Replace>();
+  if (op == MPI_SUM) return both<T, Sum>();
+  if (op == MPI_PROD) return both<T, Prod>();
+  if (op == MPI_MAX) return both<T, Max>();
+  if (op == MPI_MIN) return both<T, Min>();
   if constexpr (std::is_integral_v<T>) {
-    if (op == MPI_LAND) return unpack_with<T, LogicalAnd>;
-    if (op == MPI_LOR) return unpack_with<T, LogicalOr>;
-    if (op == MPI_LXOR) return unpack_with<T, LogicalXor>;
-    if (op == MPI_BAND) return unpack_with<T, BitAnd>;
-    if (op == MPI_BOR) return unpack_with<T, BitOr>;
-    if (op == MPI_BXOR) return unpack_with<T, BitXor>;
+    if (op == MPI_LAND) return both<T, LogicalAnd>();
+    if (op == MPI_LOR) return both<T, LogicalOr>();
+    if (op == MPI_LXOR) return both<T, LogicalXor>();
+    if (op == MPI_BAND) return both<T, BitAnd>();
+    if (op == MPI_BOR) return both<T, BitOr>();
+    if (op == MPI_BXOR) return both<T, BitXor>();
   }
-  return nullptr;
+  return {};
+}
+
+Functions functions(Element element, MPI_Op op) {
+  switch (element) {
+    case Element::f64: return arithmetic_both<double>(op);
+    case Element::f32: return arithmetic_both<float>(op);
+    case Element::i8: return arithmetic_both<std::int8_t>(op);
+    case Element::u8: return arithmetic_both<std::uint8_t>(op);
+    case Element::i16: return arithmetic_both<std::int16_t>(op);
+    case Element::u16: return arithmetic_both<std::uint16_t>(op);
+    case Element::i32: return arithmetic_both<std::int32_t>(op);
+    case Element::u32: return arithmetic_both<std::uint32_t>(op);
+    case Element::i64: return arithmetic_both<std::int64_t>(op);
+    case Element::u64: return arithmetic_both<std::uint64_t>(op);
+    case Element::int_pair:
+      if (op == MPI_REPLACE) return both<IntPair, Replace>();
+      if (op == MPI_MAXLOC) return both<IntPair, MaxLoc>();
+      if (op == MPI_MINLOC) return both<IntPair, MinLoc>();
+      return {};
+    case Element::text_char: return op == MPI_REPLACE ? both<char, Replace>() : Functions{};
+  }
+  return {};
 }
 
 }  // namespace
 
-UnpackFunction unpack_function(Element element, MPI_Op op) {
-  switch (element) {
-    case Element::f64: return arithmetic<double>(op);
-    case Element::f32: return arithmetic<float>(op);
-    case Element::i8: return arithmetic<std::int8_t>(op);
-    case Element::u8: return arithmetic<std::uint8_t>(op);
-    case Element::i16: return arithmetic<std::int16_t>(op);
-    case Element::u16: return arithmetic<std::uint16_t>(op);
-    case Element::i32: return arithmetic<std::int32_t>(op);
-    case Element::u32: return arithmetic<std::uint32_t>(op);
-    case Element::i64: return arithmetic<std::int64_t>(op);
-    case Element::u64: return arithmetic<std::uint64_t>(op);
-    case Element::int_pair:
-      if (op == MPI_REPLACE) return unpack_with<IntPair, Replace>;
-      if (op == MPI_MAXLOC) return unpack_with<IntPair, MaxLoc>;
-      if (op == MPI_MINLOC) return unpack_with<IntPair, MinLoc>;
-      return nullptr;
-    case Element::text_char: return op == MPI_REPLACE ? unpack_with<char, Replace> : nullptr;
-  }
-  return nullptr;
+CombineRun combine_run_function(Element element, MPI_Op op) { return functions(element, op).run; }
+
+void combine_runs(const std::vector<Run>& runs, void* target, const void* source, const Unit& unit, CombineRun combine) {
+  auto* to = static_cast<std::byte*>(target);
+  const auto* from = static_cast<const std::byte*>(source);
+  const auto count = static_cast<std::size_t>(unit.count);
+  for (const Run& r : runs)
+    combine(to + static_cast<std::size_t>(r.to) * unit.bytes, from + static_cast<std::size_t>(r.from) * unit.bytes,
+            static_cast<std::size_t>(r.length) * count);
+}
+
+UnpackFunction unpack_function(Element element, MPI_Op op) { return functions(element, op).unpack; }
+
+void copy_runs(const std::vector<Run>& runs, void* target, const void* source, std::size_t unit_bytes) {
+  auto* to = static_cast<std::byte*>(target);
+  const auto* from = static_cast<const std::byte*>(source);
+  for (const Run& r : runs)
+    std::memcpy(to + static_cast<std::size_t>(r.to) * unit_bytes, from + static_cast<std::size_t>(r.from) * unit_bytes,
+                static_cast<std::size_t>(r.length) * unit_bytes);
 }
 
 }  // namespace gwpetsc

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 
+#include "index_runs.hpp"
 #include "unit.hpp"
 
 namespace gwpetsc {
@@ -21,5 +22,15 @@ using UnpackFunction = void (*)(void* base, const PetscInt* index, PetscInt n, i
 // Null when `op` is not one the fast path applies to `element` (user ops, MPI_MAXLOC on a double,
 // bitwise ops on floating point, any reduction of MPI_CHAR): the operation goes to the inner SF.
 UnpackFunction unpack_function(Element element, MPI_Op op);
+
+// target[i] = op(source[i], target[i]) for `elements` consecutive elements (MPI_REPLACE: memmove).
+using CombineRun = void (*)(void* target, const void* source, std::size_t elements);
+// Null exactly where unpack_function is.
+CombineRun combine_run_function(Element element, MPI_Op op);
+
+// Every run's units of `unit_bytes` copied from `source` to `target` (packing by runs).
+void copy_runs(const std::vector<Run>& runs, void* target, const void* source, std::size_t unit_bytes);
+// Every run's units of `unit` from `source` combined onto `target`, in run order.
+void combine_runs(const std::vector<Run>& runs, void* target, const void* source, const Unit& unit, CombineRun combine);
 
 }  // namespace gwpetsc

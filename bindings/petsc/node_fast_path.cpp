@@ -18,7 +18,48 @@ NotificationId ack_slot(const ghostwire::World& world, int reader) {
 
 const char* name(Direction direction) { return direction == Direction::bcast ? "Bcast" : "Reduce"; }
 
+// One side of a direction: the peers, and each one's units (offset) at indices (index) in my array.
+struct Side {
+  const std::vector<int>& peers;
+  const std::vector<PetscInt>& offset;
+  const std::vector<PetscInt>& index;
+  PetscInt units(std::size_t p) const { return offset[p + 1] - offset[p]; }
+  int position_of(int rank) const {
+    auto at = std::find(peers.begin(), peers.end(), rank);
+    return at == peers.end() ? -1 : static_cast<int>(at - peers.begin());
+  }
+};
+
+// Packing runs put peer p's units at offset[p] of my area; combining runs read a peer's units from
+// the start of what it packed for me.
+DirectionRuns runs_of_direction(const Side& send, const Side& receive, int me) {
+  DirectionRuns d;
+  for (std::size_t p = 0; p < send.peers.size(); ++p) {
+    auto runs = runs_of(send.index.data() + send.offset[p], 0, nullptr, send.offset[p], send.units(p));
+    d.pack.push_back(runs_pay(runs, send.units(p)) ? std::move(runs) : std::vector<Run>{});
+  }
+  for (std::size_t p = 0; p < receive.peers.size(); ++p) {
+    auto runs = runs_of(nullptr, 0, receive.index.data() + receive.offset[p], 0, receive.units(p));
+    d.combine.push_back(runs_pay(runs, receive.units(p)) ? std::move(runs) : std::vector<Run>{});
+  }
+  d.self_send = send.position_of(me);
+  d.self_receive = receive.position_of(me);
+  if (d.self_send >= 0 && d.self_receive >= 0) {
+    const auto s = static_cast<std::size_t>(d.self_send), r = static_cast<std::size_t>(d.self_receive);
+    d.self = runs_of(send.index.data() + send.offset[s], 0, receive.index.data() + receive.offset[r], 0, send.units(s));
+  }
+  return d;
+}
+
 }  // namespace
+
+NodeFastPath::NodeFastPath(ghostwire::World& world, NodeGraph graph, PetscSF remote)
+    : world_(world), graph_(std::move(graph)), remote_(remote) {
+  const Side roots{graph_.root_ranks, graph_.roffset, graph_.rmine};      // my leaves, by root rank
+  const Side leaves{graph_.leaf_ranks, graph_.ioffset, graph_.irootloc};  // my roots, by leaf rank
+  bcast_runs_ = runs_of_direction(leaves, roots, world_.rank());
+  reduce_runs_ = runs_of_direction(roots, leaves, world_.rank());
+}
 
 NodeFastPath::~NodeFastPath() = default;  // collective: the links' Segments, in creation order
 
@@ -44,7 +85,7 @@ Link& NodeFastPath::acquire(std::size_t unit_bytes) {
 
 // A link for this operation, free to pack into.
 Link& NodeFastPath::start(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata,
-                          const Unit& decoded, UnpackFunction unpack) {
+                          const Unit& decoded, UnpackFunction unpack, CombineRun combine) {
   Link& link = acquire(decoded.bytes);
   wait_for_readers(link);
   link.in_use = true;
@@ -55,6 +96,10 @@ Link& NodeFastPath::start(Direction direction, MPI_Datatype unit, const void* ro
   link.leafdata = leafdata;
   link.decoded = decoded;
   link.unpack = unpack;
+  link.combine = combine;
+  // My own units straight from one array to the other, unless they are one array (then staged, so
+  // that every unit is read before any is written, as basic does).
+  link.direct_self = runs(link).self_send >= 0 && runs(link).self_receive >= 0 && rootdata != leafdata;
   return link;
 }
 
@@ -75,9 +120,18 @@ void NodeFastPath::send(Link& link) {
     ghostwire::raise(ghostwire::Errc::invalid_argument,
                      std::string("PetscSF ghostwire: ") + (bcast ? "rootdata" : "leafdata") + " is NULL but " +
                          std::to_string(units) + " units of it are sent from " + world_.where());
-  pack(data, index.data(), units, link.decoded.bytes, link.segment->data());
-  for (int peer : peers) ghostwire::notify(peer, *link.segment, data_slot(world_.rank()), 1);
-  link.readers = peers;
+  const DirectionRuns& r = runs(link);
+  link.readers.clear();
+  for (std::size_t p = 0; p < peers.size(); ++p) {
+    if (link.direct_self && static_cast<int>(p) == r.self_send) continue;  // receive() takes them from `data`
+    std::byte* area = link.segment->data() + static_cast<std::size_t>(offset[p]) * link.decoded.bytes;
+    if (!r.pack[p].empty())
+      copy_runs(r.pack[p], link.segment->data(), data, link.decoded.bytes);
+    else
+      pack(data, index.data() + offset[p], offset[p + 1] - offset[p], link.decoded.bytes, area);
+    link.readers.push_back(peers[p]);
+  }
+  for (int peer : link.readers) ghostwire::notify(peer, *link.segment, data_slot(world_.rank()), 1);
 }
 
 // Combines every peer's units, in PETSc's rank order, straight from the peer's part into my array.
@@ -92,11 +146,19 @@ void NodeFastPath::receive(Link& link) {
     ghostwire::raise(ghostwire::Errc::invalid_argument,
                      std::string("PetscSF ghostwire: ") + (bcast ? "leafdata" : "rootdata") + " is NULL but " +
                          std::to_string(offset.back()) + " units arrive for it at " + world_.where());
+  const DirectionRuns& r = runs(link);
   for (std::size_t p = 0; p < peers.size(); ++p) {
+    if (link.direct_self && static_cast<int>(p) == r.self_receive) {  // in its place in the rank order
+      combine_runs(r.self, data, bcast ? link.rootdata : link.leafdata, link.decoded, link.combine);
+      continue;
+    }
     ghostwire::notify_wait(*link.segment, data_slot(peers[p]));
     const std::byte* units =
         link.segment->peer_data(peers[p]) + static_cast<std::size_t>(at[p]) * link.decoded.bytes;
-    link.unpack(data, index.data() + offset[p], offset[p + 1] - offset[p], link.decoded.count, units);
+    if (!r.combine[p].empty())
+      combine_runs(r.combine[p], data, units, link.decoded, link.combine);
+    else
+      link.unpack(data, index.data() + offset[p], offset[p + 1] - offset[p], link.decoded.count, units);
     ghostwire::notify(peers[p], *link.segment, ack_slot(world_, world_.rank()), 1);
   }
 }
@@ -131,15 +193,18 @@ PetscErrorCode NodeFastPath::begin(Direction direction, MPI_Datatype unit, Petsc
   PetscFunctionBegin;
   *taken = PETSC_FALSE;
   UnpackFunction unpack = nullptr;
-  if (PetscMemTypeHost(rootmtype) && PetscMemTypeHost(leafmtype) && decode_unit(unit, &decoded))
+  CombineRun combine = nullptr;
+  if (PetscMemTypeHost(rootmtype) && PetscMemTypeHost(leafmtype) && decode_unit(unit, &decoded)) {
     unpack = unpack_function(decoded.element, op);
+    combine = combine_run_function(decoded.element, op);
+  }
   if (!unpack) {
     ++counts_.declined;
     PetscFunctionReturn(0);
   }
   Link* link = nullptr;
   try {
-    link = &start(direction, unit, rootdata, leafdata, decoded, unpack);
+    link = &start(direction, unit, rootdata, leafdata, decoded, unpack, combine);
   } catch (const std::exception& e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s Begin failed: %s", name(direction), e.what());
   }

@@ -38,6 +38,15 @@ struct NodeGraph {
   std::vector<PetscInt> at_root, at_leaf;
 };
 
+// One direction's runs (index_runs.hpp), built once per graph: packing for each peer I send to,
+// combining for each peer I receive from (empty where runs do not pay: then unit by unit), and my
+// own units (a self edge), combined straight from the source array into the target array.
+struct DirectionRuns {
+  std::vector<std::vector<Run>> pack, combine;  // by peer, in the peers' order
+  int self_send = -1, self_receive = -1;        // my position among those peers, -1 if absent
+  std::vector<Run> self;                        // source index -> target index
+};
+
 struct Link {
   std::unique_ptr<ghostwire::Segment> segment;
   std::size_t capacity = 0;  // bytes per unit it can hold
@@ -49,13 +58,14 @@ struct Link {
   const void* leafdata = nullptr;
   Unit decoded;
   UnpackFunction unpack = nullptr;
+  CombineRun combine = nullptr;
+  bool direct_self = false;  // my own units go without staging (root and leaf arrays differ)
   std::vector<int> readers;  // peers that may still read my part: their acknowledgements are due
 };
 
 class NodeFastPath final : public FastPath {
  public:
-  NodeFastPath(ghostwire::World& world, NodeGraph graph, PetscSF remote)
-      : world_(world), graph_(std::move(graph)), remote_(remote) {}
+  NodeFastPath(ghostwire::World& world, NodeGraph graph, PetscSF remote);
   ~NodeFastPath() override;
   PetscErrorCode destroy_remote() override { return PetscSFDestroy(&remote_); }
   PetscErrorCode begin(Direction direction, MPI_Datatype unit, PetscMemType rootmtype, const void* rootdata,
@@ -77,7 +87,10 @@ class NodeFastPath final : public FastPath {
  private:
   Link& acquire(std::size_t unit_bytes);
   Link& start(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata, const Unit& decoded,
-              UnpackFunction unpack);
+              UnpackFunction unpack, CombineRun combine);
+  const DirectionRuns& runs(const Link& link) const {
+    return link.direction == Direction::bcast ? bcast_runs_ : reduce_runs_;
+  }
   void wait_for_readers(Link& link);
   void send(Link& link);
   void receive(Link& link);
@@ -87,6 +100,7 @@ class NodeFastPath final : public FastPath {
 
   ghostwire::World& world_;
   NodeGraph graph_;
+  DirectionRuns bcast_runs_, reduce_runs_;
   PetscSF remote_ = nullptr;
   std::vector<std::unique_ptr<Link>> links_;
   std::uint64_t begun_ = 0;
