@@ -131,8 +131,12 @@ def run_snes(opts, out_dir: Path, log, types: list[str], failures: list[str]) ->
 
 
 def sf_points(records: list[dict]) -> dict[tuple, dict[str, dict]]:
+    """By (launch, op, dim, dof, n): each type's record; a type whose result differed from basic's
+    ("verified": false) is left out of every comparison (summary() names them)."""
     points: dict[tuple, dict[str, dict]] = {}
     for r in records:
+        if not r.get("verified", True):
+            continue
         key = (r["launch"], r["op"], r["dim"], r["dof"], r["n"])
         points.setdefault(key, {})[r["type"]] = r
     return points
@@ -226,6 +230,10 @@ def summary(records: list[dict], snes: list[dict]) -> str:
         best = goals.paired_ratios(per_round(types["ghostwire"]["round_seconds"]), best_other(types)) if "ghostwire" in types else []
         best_text = f"{statistics.median(best):>8.3f}" if best else f"{'-':>8}"
         lines.append(f"{launch:<12} {op:<8} {f'{dim}-D dof{dof} n={n}':<14} {size:>8}  {cells}  {ratio}  {best_text}")
+    unverified = sorted({f"{r['type']} ({r['launch']}, {r['op']}, {r['dim']}-D dof {r['dof']} n={r['n']})"
+                         for r in records if not r.get("verified", True)})
+    if unverified:
+        lines += ["", "left out, their results differ from basic's: " + ", ".join(unverified)]
     if snes:
         lines += ["", "SNES ex5, nonlinear Gauss-Seidel (median of repeats): total and scatter seconds"]
         for launch in sorted({r["launch"] for r in snes}):

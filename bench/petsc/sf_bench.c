@@ -176,7 +176,11 @@ static PetscErrorCode time_floor(DM da, PetscInt dof, Vec global, Vec local, Pet
 }
 
 // Each type's result after one scatter from the same input, against basic's (type 0), on every rank.
-static PetscErrorCode check_types(const Options* o, PetscSF* sfs, Vec global, Vec local, PetscBool reverse, PetscInt n) {
+// A type that differs is reported and marked (wrong[t]): its times are still printed, with
+// "verified": false, so that a peer's fault (Open MPI's one-sided Reduce for window, seen at 4
+// ranks) does not stop the other types' measurement; a ghostwire that differs fails the run.
+static PetscErrorCode check_types(const Options* o, PetscSF* sfs, Vec global, Vec local, PetscBool reverse, PetscInt n,
+                                  PetscBool* wrong) {
   Vec expected;
   Vec out = reverse ? global : local;
   PetscFunctionBeginUser;
@@ -198,7 +202,10 @@ static PetscErrorCode check_types(const Options* o, PetscSF* sfs, Vec global, Ve
     PetscCall(VecRestoreArrayRead(out, &a));
     PetscCall(VecRestoreArrayRead(expected, &b));
     PetscCallMPI(MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_LAND, PETSC_COMM_WORLD));
-    PetscCheck(all, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "type %s: the %s scatter at n = %" PetscInt_FMT " differs from basic's",
+    wrong[t] = (PetscBool)!all;
+    if (!all) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  warning: type %s: the %s scatter at n = %" PetscInt_FMT " differs from basic's\n",
+                                    o->types[t], reverse ? "reverse" : "forward", n));
+    PetscCheck(all || strcmp(o->types[t], "ghostwire"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "type %s: the %s scatter at n = %" PetscInt_FMT " differs from basic's",
                o->types[t], reverse ? "reverse" : "forward", n);
   }
   PetscCall(VecDestroy(&expected));
@@ -221,7 +228,7 @@ static PetscErrorCode choose_iters(const Options* o, PetscSF basic, Vec global, 
 }
 
 static PetscErrorCode report(const Options* o, PetscInt n, PetscBool reverse, PetscInt iters, double* times,
-                             FILE* json) {
+                             const PetscBool* wrong, FILE* json) {
   PetscMPIInt rank, size;
   double per_type[MAX_TYPES + 1], ratios[MAX_TYPES + 1], column[1024];
   PetscFunctionBeginUser;
@@ -245,9 +252,9 @@ static PetscErrorCode report(const Options* o, PetscInt n, PetscBool reverse, Pe
               "{\"bench\": \"petsc-sf\", \"type\": \"%s\", \"op\": \"%s\", \"dim\": %" PetscInt_FMT
               ", \"dof\": %" PetscInt_FMT ", \"n\": %" PetscInt_FMT ", \"ranks\": %d, \"bytes_per_neighbour\": %" PetscInt_FMT
               ", \"seconds\": %.9g, \"ratio_to_basic\": %.6f, \"reps\": %" PetscInt_FMT ", \"iters\": %" PetscInt_FMT
-              ", \"verified\": true, \"round_seconds\": [",
+              ", \"verified\": %s, \"round_seconds\": [",
               name, reverse ? "reverse" : "forward", o->dim, o->dof, n, size, face, per_type[t], ratios[t], o->reps,
-              iters);
+              iters, t < o->ntypes && wrong[t] ? "false" : "true");
     for (PetscInt r = 0; r < o->reps && json; ++r) fprintf(json, "%s%.9g", r ? ", " : "", times[r * variants + t]);
     if (json) fprintf(json, "]}\n");
   }
@@ -275,7 +282,8 @@ static PetscErrorCode run_size(const Options* o, PetscInt n, FILE* json) {
   for (int direction = 0; direction < 2; ++direction) {
     const PetscBool reverse = (PetscBool)(direction == 1);
     if ((reverse && !o->reverse) || (!reverse && !o->forward)) continue;
-    PetscCall(check_types(o, sfs, global, local, reverse, n));
+    PetscBool wrong[MAX_TYPES] = {PETSC_FALSE};
+    PetscCall(check_types(o, sfs, global, local, reverse, n, wrong));
     PetscInt iters;
     PetscCall(choose_iters(o, sfs[0], global, local, reverse, &iters));
     for (PetscInt t = 0; t < o->ntypes; ++t) PetscCall(time_scatters(sfs[t], global, local, reverse, 5, &times[0]));
@@ -285,7 +293,7 @@ static PetscErrorCode run_size(const Options* o, PetscInt n, FILE* json) {
         if (t < o->ntypes) PetscCall(time_scatters(sfs[t], global, local, reverse, iters, &times[r * variants + t]));
         else PetscCall(time_floor(da, o->dof, global, local, reverse, iters, &times[r * variants + t]));
       }
-    PetscCall(report(o, n, reverse, iters, times, json));
+    PetscCall(report(o, n, reverse, iters, times, wrong, json));
   }
   for (PetscInt t = 0; t < o->ntypes; ++t) PetscCall(PetscSFDestroy(&sfs[t]));
   PetscCall(VecDestroy(&global));
