@@ -11,6 +11,7 @@
 
 #include "ghostwire/dist.hpp"
 #include "mpi_test_main.hpp"
+#include "padded_block.hpp"
 
 using namespace ghostwire;
 
@@ -103,23 +104,7 @@ double expected_value(const Point<N>& extents, const HaloCase& c, Point<N> g, co
   return linear + 1000000.0 * round + 100000000.0 * grid;
 }
 
-// Calls f(local point) for every cell of the padded local block.
-template <int N, class F>
-void for_each_padded(const Point<N>& extent, const Point<N>& width, F&& f) {
-  for (int d = 0; d < N; ++d)
-    if (extent[d] == 0) return;
-  Point<N> p;
-  for (int d = 0; d < N; ++d) p[d] = -width[d];
-  for (;;) {
-    f(p);
-    int d = N - 1;
-    while (d >= 0 && ++p[d] == extent[d] + width[d]) {
-      p[d] = -width[d];
-      --d;
-    }
-    if (d < 0) return;
-  }
-}
+using gwtest::for_each_padded;
 
 template <class T, int N>
 void set_round(Grid<T, N>& grid, const HaloCase& c, int round, int index) {

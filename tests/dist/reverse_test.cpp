@@ -10,6 +10,7 @@
 
 #include "ghostwire/dist.hpp"
 #include "mpi_test_main.hpp"
+#include "padded_block.hpp"
 
 using namespace ghostwire;
 
@@ -40,23 +41,7 @@ Halo<N> halo_for(const ReverseCase& c) {
   return h;
 }
 
-// Every cell of the padded block [-width, extent + width), in order, with its padded linear index.
-template <int N, class F>
-void for_each_padded(const Point<N>& extent, const Point<N>& width, F&& f) {
-  for (int d = 0; d < N; ++d)
-    if (extent[d] == 0) return;
-  Point<N> p;
-  for (int d = 0; d < N; ++d) p[d] = -width[d];
-  for (std::int64_t linear = 0;; ++linear) {
-    f(p, linear);
-    int d = N - 1;
-    while (d >= 0 && ++p[d] == extent[d] + width[d]) {
-      p[d] = -width[d];
-      --d;
-    }
-    if (d < 0) return;
-  }
-}
+using gwtest::for_each_padded;
 
 std::int64_t ghost_value(int rank, std::int64_t padded, int round) { return 1 + 1000003LL * rank + 101 * padded + 7 * round; }
 template <int N>
