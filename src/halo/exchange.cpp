@@ -173,6 +173,15 @@ void start_sends(PlanState& p, const std::vector<std::int32_t>& sends, const std
   }
 }
 
+// The exchange's message of `slot`, if it has arrived: received into the ghost cells, the slot no
+// longer the exchange's.
+static bool take_exchange_message(PlanState& p, ReceiveSlot& slot) {
+  if (!try_receive(p, slot, Receipt::exchange)) return false;
+  slot.in_exchange = false;
+  note_whole_receipt(p, slot);
+  return true;
+}
+
 void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, const std::vector<std::int32_t>& sends,
                      std::vector<std::int32_t>& pending) {
   pending.assign(receives.begin(), receives.end());
@@ -181,12 +190,7 @@ void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, co
     progress_pushes(p);  // a peer may be waiting for them before it can finish its own pushes
     std::size_t kept = 0;
     for (std::int32_t index : pending) {
-      ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
-      if (try_receive(p, slot, Receipt::exchange)) {
-        slot.in_exchange = false;
-        note_whole_receipt(p, slot);
-      } else
-        pending[kept++] = index;
+      if (!take_exchange_message(p, p.receives[static_cast<std::size_t>(index)])) pending[kept++] = index;
     }
     const bool progressed = kept < pending.size();
     pending.resize(kept);
@@ -211,13 +215,7 @@ bool test_exchange(PlanState& p, const std::vector<std::int32_t>& receives, cons
   bool received = true;
   for (std::int32_t index : receives) {
     ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
-    if (!slot.in_exchange) continue;  // taken by an earlier test
-    if (try_receive(p, slot, Receipt::exchange)) {
-      slot.in_exchange = false;
-      note_whole_receipt(p, slot);
-    } else {
-      received = false;
-    }
+    if (slot.in_exchange && !take_exchange_message(p, slot)) received = false;  // else taken by an earlier test
   }
   if (!received) {
     if (p.needs_world_progress) p.w->progress();

@@ -180,8 +180,7 @@ void Plan::commit() {
   PlanState& p = detail::require_state(state_, "Plan::commit");
   if (p.committed) raise(Errc::state, "Plan::commit: plan " + std::to_string(p.id) + " is already committed");
   detail::require_mpi_running("Plan::commit");
-  detail::commit_plan(p);
-  detail::agree_on_reverse(p);
+  detail::commit_plan(p);  // checks every rank asked for the reverse exchange, or none
   if (p.reverse_wanted) detail::build_reverse(p);
 }
 

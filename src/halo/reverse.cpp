@@ -8,10 +8,7 @@
 #include <string>
 
 #include "ghostwire/error.hpp"
-#include "halo/collective.hpp"
 #include "halo/plan_state.hpp"
-#include "runtime/mpi_check.hpp"
-#include "runtime/world_state.hpp"
 
 namespace ghostwire::detail {
 
@@ -38,18 +35,6 @@ std::vector<std::size_t> slots_in_rank_order(const PlanState& p, std::size_t cha
 }
 
 }  // namespace
-
-void agree_on_reverse(PlanState& p) {
-  const std::string context = "Plan::commit (plan " + std::to_string(p.id) + ")";
-  int wanted = p.reverse_wanted ? 1 : 0;
-  MPI_Request request = MPI_REQUEST_NULL;
-  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &wanted, 1, MPI_INT, MPI_MAX, p.comm, &request), "MPI_Iallreduce");
-  wait_request(*p.w, request, context + ": whether the plan has a reverse exchange");
-  std::vector<std::string> problems;
-  if (wanted && !p.reverse_wanted)
-    problems.push_back("enable_reverse() was called on other ranks but not on rank " + std::to_string(p.w->rank));
-  throw_if_any(*p.w, p.comm, problems, Errc::mismatch, context);
-}
 
 void build_reverse(PlanState& p) {
   if (p.reverse) return;

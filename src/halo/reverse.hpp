@@ -35,9 +35,8 @@ struct ReverseState {
   bool started = false;
 };
 
-// Collective over the plan's world, once the forward plan is committed: whether every rank asked
-// for the reverse exchange (Errc::mismatch on all ranks if only some did), and building it.
-void agree_on_reverse(PlanState& forward);
+// Collective over the plan's world, once the forward plan is committed (whose commit checked that
+// every rank asked for it).
 void build_reverse(PlanState& forward);
 void reverse_start(PlanState& forward, const char* call);
 // Finishes the transpose's exchange and combines; `per_region`: one Combine for every region, or one for all.

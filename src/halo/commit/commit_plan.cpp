@@ -24,23 +24,32 @@
 namespace ghostwire::detail {
 namespace {
 
+// Every rank tells every other whether it lists it as a neighbour (bit 0) and whether it asked for
+// the reverse exchange (bit 1: Plan::enable_reverse; commit builds it on all ranks or none).
 void check_neighbour_lists(PlanState& p, const std::string& context) {
   WorldState& w = *p.w;
   const auto size = static_cast<std::size_t>(w.size);
-  std::vector<int> listed(size, 0), listed_by(size, 0);
-  for (int r : p.neighbours) listed[static_cast<std::size_t>(r)] = 1;
+  const int reverse_bit = p.reverse_wanted ? 2 : 0;
+  std::vector<int> listed(size, reverse_bit), listed_by(size, 0);
+  for (int r : p.neighbours) listed[static_cast<std::size_t>(r)] |= 1;
   MPI_Request request;
   check_mpi(MPI_Ialltoall(listed.data(), 1, MPI_INT, listed_by.data(), 1, MPI_INT, p.comm, &request), "MPI_Ialltoall");
   wait_request(w, request, context + ": the neighbour lists of all ranks (did every rank call commit?)");
   std::vector<std::string> problems;
   const std::string me = "rank " + std::to_string(w.rank);
+  int reverse_asked_by = -1;
   for (std::size_t r = 0; r < size; ++r) {
     const std::string other = "rank " + std::to_string(r);
-    if (listed[r] && !listed_by[r])
+    const bool mine = listed[r] & 1, theirs = listed_by[r] & 1;
+    if (mine && !theirs)
       problems.push_back(me + " lists " + other + " as a neighbour but " + other + " does not list " + me);
-    if (!listed[r] && listed_by[r])
+    if (!mine && theirs)
       problems.push_back(other + " lists " + me + " as a neighbour but " + me + " does not list " + other);
+    if ((listed_by[r] & 2) && reverse_asked_by < 0) reverse_asked_by = static_cast<int>(r);
   }
+  if (!p.reverse_wanted && reverse_asked_by >= 0)
+    problems.push_back("enable_reverse() was called on rank " + std::to_string(reverse_asked_by) +
+                       " (and maybe others) but not on " + me);
   throw_if_any(w, p.comm, problems, Errc::mismatch, context);
 }
 
