@@ -184,7 +184,11 @@ static bool take_exchange_message(PlanState& p, ReceiveSlot& slot) {
 
 void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, const std::vector<std::int32_t>& sends,
                      std::vector<std::int32_t>& pending) {
-  pending.assign(receives.begin(), receives.end());
+  // Only the receives still in the exchange: an earlier test_finish may have taken some, and a
+  // finish with none (a second finish, as MPI_Wait on an inactive request) returns at once.
+  pending.clear();
+  for (std::int32_t index : receives)
+    if (p.receives[static_cast<std::size_t>(index)].in_exchange) pending.push_back(index);
   Waiter waiter(*p.w, p.spin_polls);
   while (!pending.empty()) {
     progress_pushes(p);  // a peer may be waiting for them before it can finish its own pushes
