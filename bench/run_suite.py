@@ -246,6 +246,18 @@ SUITE.append(Benchmark(
     script_runs=[ScriptRun([], ["--quick", "--launches", "intra-2"], 170,
                            "intra-1, intra-2, intra-4, emulated-2, multihost-2")]))
 
+# The PetscSF types on a DMDA scatter and SNES ex5 (issue 33): basic, neighbor, window and ghostwire
+# side by side (bench/petsc/run_petsc_bench.py, which judges the goals), the ends of the issue's size
+# ranges here; the driver's defaults measure every size and ghostwire's forced transfers besides.
+SUITE.append(Benchmark(
+    name="petsc", script="bench/petsc/run_petsc_bench.py",
+    script_runs=[ScriptRun(["--launches", "intra-2,intra-4,multihost-2", "--sizes-2d", "64,1024", "--sizes-3d", "16,128",
+                            "--repeats", "7", "--separate-repeats", "3", "--transfers", "",
+                            "--snes-launches", "intra-2", "--snes-types", "basic,neighbor,ghostwire",
+                            "--snes-grid", "512", "--snes-repeats", "3"],
+                           ["--quick", "--launches", "intra-2", "--transfers", "", "--snes-types", "basic,ghostwire",
+                            "--snes-repeats", "1"], 120, "intra-2, intra-4, multihost-2")]))
+
 # Column order and short names: the implementations of gw-bench first, anything else after.
 KNOWN_IMPLS = ["gw", "gw-p2p", "gw-rma", "mpi-sendrecv", "mpi-put-flag", "mpi-isend", "mpi-persistent",
                "mpi-alltoallw", "mpi-put", "raw"]
@@ -378,7 +390,7 @@ def report(benchmarks: list[Benchmark], out_dir: Path, plots: bool, minutes: flo
     for bench in benchmarks:
         if bench.script:
             folder = out_dir / bench.name
-            if refresh and (folder / f"{bench.name}.jsonl").exists():
+            if refresh and any(folder.glob("*.jsonl")):
                 subprocess.run([sys.executable, str(ROOT / bench.script), "--report", str(folder)],
                                stdout=subprocess.DEVNULL, check=False)
             if not (folder / "summary.txt").exists():

@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """PetscSF types side by side (docs/BENCHMARKS.md, "PetscSF"): a DMDA's global-to-local scatter
 (gw-petsc-sf-bench: 2-D 5-point and 3-D 7-point, 1 and 4 dof, forward Bcast and reverse Reduce) with
--sf_type basic, neighbor, window and ghostwire in one job per configuration, on 2 and 4 ranks of one
-node and 2 ranks on two hosts; and SNES ex5 with a nonlinear Gauss-Seidel smoother (a
+-sf_type basic, neighbor and ghostwire (and ghostwire with each transfer forced) in one job per
+configuration, window in a job of its own beside basic (Open MPI's window SF slows every later memory
+operation of the process: basic and the plain copy floor took twice as long after it), on 2 and 4
+ranks of one node and 2 ranks on two hosts; and SNES ex5 with a nonlinear Gauss-Seidel smoother (a
 global-to-local every sweep) per type, runs interleaved, scatter and total time from -log_view and
 the residual history compared with basic's.
 
-  bench/petsc/run_petsc_bench.py                 # everything (about 6 minutes on 2 cores)
+  bench/petsc/run_petsc_bench.py                 # everything (about 10 minutes on 2 cores)
   bench/petsc/run_petsc_bench.py --quick         # fewer sizes and rounds
   bench/petsc/run_petsc_bench.py --report DIR    # the table and plot of an earlier run
 """
@@ -27,6 +29,10 @@ import goals  # noqa: E402
 
 PROGRAM = "run_petsc_bench"
 TYPES = ["basic", "neighbor", "window", "ghostwire"]
+# Types timed in a job of their own beside basic, their times scaled to the main job's basic by the
+# median of their own paired ratios: after Open MPI's window SF ran, the whole process is slower (the
+# plain copy floor took twice as long), which would charge window's cost to whatever ran after it.
+SEPARATE = ("window",)
 FLOOR = "copy-floor"  # the owned values copied into the local vector: every type's share beyond messages
 LAUNCHES = {name: common.APP_LAUNCHES[name] for name in ("intra-2", "intra-4", "multihost-2")}
 SMALL_MESSAGE = 64 * 1024  # the goal's bound between 0.6x and 0.8x of basic
@@ -55,28 +61,40 @@ def run_logged(command: list[str], log, dry_run: bool) -> subprocess.CompletedPr
     return done
 
 
+def sizes_of(opts, dim: int) -> str:
+    if opts.quick:
+        return "64,512" if dim == 2 else "16,64"
+    return opts.sizes_2d if dim == 2 else opts.sizes_3d
+
+
+def sf_jobs(types: list[str], opts) -> list[tuple[str, list[str], int]]:
+    """(job name, types, rounds): the main job, then each separate type beside basic."""
+    main = [t for t in types if t not in SEPARATE] + [f"ghostwire:{t}" for t in opts.transfers if "ghostwire" in types]
+    return [("main", main, opts.repeats)] + [(t, ["basic", t], opts.separate_repeats) for t in types if t in SEPARATE]
+
+
 def run_sf(opts, out_dir: Path, log, types: list[str], failures: list[str]) -> None:
     program = Path(opts.build_dir) / "bench" / "petsc" / "gw-petsc-sf-bench"
     results = out_dir / "sf.jsonl"
     for launch in opts.launches:
         for dim, dof in ((2, 1), (2, 4), (3, 1), (3, 4)):
-            sizes = ("64,256,1024" if dim == 2 else "16,32,64,128") if not opts.quick else ("64,512" if dim == 2 else "16,64")
-            before = len(common.load_records(results, "round_seconds"))
-            command = common.launch_command(opts, launch) + ["--", str(program), "-dim", str(dim), "-dof", str(dof),
-                                                             "-sizes", sizes, "-reps", str(opts.repeats),
-                                                             "-json", str(results)] + sf_options(opts, types)
-            what = f"{launch} {dim}-D dof {dof}"
-            print(f"== {what}", flush=True)
-            done = run_logged(command, log, opts.dry_run)
-            if done is None:
-                continue
-            added = common.load_records(results, "round_seconds")[before:]
-            for record in added:
-                record["launch"] = launch
-            rewrite_tail(results, before, added)
-            if done.returncode != 0 or not added:
-                failures.append(what)
-                print(f"!! {what}: exit status {done.returncode} (see {log.name})", flush=True)
+            for job, job_types, rounds in sf_jobs(types, opts):
+                before = len(common.load_records(results, "round_seconds"))
+                command = common.launch_command(opts, launch) + [
+                    "--", str(program), "-dim", str(dim), "-dof", str(dof), "-sizes", sizes_of(opts, dim),
+                    "-reps", str(rounds), "-json", str(results)] + sf_options(opts, job_types)
+                what = f"{launch} {dim}-D dof {dof}" + ("" if job == "main" else f" ({job} beside basic)")
+                print(f"== {what}", flush=True)
+                done = run_logged(command, log, opts.dry_run)
+                if done is None:
+                    continue
+                added = common.load_records(results, "round_seconds")[before:]
+                for record in added:
+                    record.update(launch=launch, job=job)
+                rewrite_tail(results, before, added)
+                if done.returncode != 0 or not added:
+                    failures.append(what)
+                    print(f"!! {what}: exit status {done.returncode} (see {log.name})", flush=True)
 
 
 def rewrite_tail(path: Path, keep: int, records: list[dict]) -> None:
@@ -103,11 +121,12 @@ def parse_log_view(text: str) -> tuple[float, float]:
 
 def run_snes(opts, out_dir: Path, log, types: list[str], failures: list[str]) -> None:
     program = Path(opts.build_dir) / "bench" / "petsc" / "petsc-snes-ex5"
-    grid, sweeps = (256, 40) if opts.quick else (1024, 60)
+    grid, sweeps = (256, 40) if opts.quick else (opts.snes_grid, 60)
     results = out_dir / "snes.jsonl"
-    for launch in opts.launches:
+    snes_types = [t for t in types if t in opts.snes_types]
+    for launch in [l for l in opts.launches if l in opts.snes_launches]:
         for repeat in range(opts.snes_repeats):
-            for sf_type in common.rotated(types, repeat):
+            for sf_type in common.rotated(snes_types, repeat):
                 view = out_dir / f"snes-{launch}-{sf_type}-{repeat}.log"
                 command = common.launch_command(opts, launch) + [
                     "--", str(program), "-da_grid_x", str(grid), "-da_grid_y", str(grid), "-snes_type", "ngs",
@@ -130,15 +149,22 @@ def run_snes(opts, out_dir: Path, log, types: list[str], failures: list[str]) ->
             print(f"== snes {launch} repeat {repeat + 1}/{opts.snes_repeats}", flush=True)
 
 
+def point_name(record: dict) -> str:
+    """The type's name, or "<type>@<job>" for the basic and copy floor of a separate type's job."""
+    job = record.get("job", "main")
+    return record["type"] if job in ("main", record["type"]) else f"{record['type']}@{job}"
+
+
 def sf_points(records: list[dict]) -> dict[tuple, dict[str, dict]]:
-    """By (launch, op, dim, dof, n): each type's record; a type whose result differed from basic's
-    ("verified": false) is left out of every comparison (summary() names them)."""
+    """By (launch, op, dim, dof, n): each type's record by point_name (basic and the floor are the
+    main job's). A type whose result differed from basic's ("verified": false) is
+    left out of every comparison (summary() names them)."""
     points: dict[tuple, dict[str, dict]] = {}
     for r in records:
         if not r.get("verified", True):
             continue
         key = (r["launch"], r["op"], r["dim"], r["dof"], r["n"])
-        points.setdefault(key, {})[r["type"]] = r
+        points.setdefault(key, {})[point_name(r)] = r
     return points
 
 
@@ -146,10 +172,30 @@ def per_round(values: list[float]) -> dict[int, float]:
     return dict(enumerate(values))
 
 
+def rounds_of(types: dict[str, dict], name: str) -> dict[int, float]:
+    """A type's seconds per round; a separate job's type scaled onto the main job's basic rounds by
+    the median of its own paired ratios to the basic beside it."""
+    mine = per_round(types[name]["round_seconds"])
+    job = types[name].get("job", "main")
+    if job == "main":
+        return mine
+    beside = types.get(f"basic@{job}")
+    if not beside or "basic" not in types:
+        return {}
+    scale = statistics.median(goals.paired_ratios(mine, per_round(beside["round_seconds"])))
+    return {k: scale * v for k, v in per_round(types["basic"]["round_seconds"]).items()}
+
+
+def is_peer(name: str) -> bool:
+    """A type ghostwire is compared with: not ghostwire in any form, not the floor, not a job's basic."""
+    return not name.startswith("ghostwire") and name != FLOOR and "@" not in name
+
+
 def best_other(types: dict[str, dict]) -> dict[int, float]:
     """Per round, the fastest type other than ghostwire (rounds ran every type back to back)."""
-    others = [per_round(r["round_seconds"]) for t, r in types.items() if t not in ("ghostwire", FLOOR)]
-    return {k: min(o[k] for o in others) for k in others[0]} if others else {}
+    others = [o for o in (rounds_of(types, t) for t in types if is_peer(t)) if o]
+    common_rounds = set.intersection(*(set(o) for o in others)) if others else set()
+    return {k: min(o[k] for o in others) for k in common_rounds}
 
 
 def sf_verdicts(records: list[dict]) -> list[goals.Verdict]:
@@ -220,16 +266,28 @@ def residuals_differ(records: list[dict]) -> list[str]:
             if r["type"] != "basic" and reference.get((r["launch"], r["repeat"])) not in (None, r["residuals"])]
 
 
+def columns(records: list[dict]) -> list[str]:
+    """The types in the table's order: PETSc's, ghostwire, its forced transfers, the floor."""
+    present = {r["type"] for r in records}
+    transfers = sorted(t for t in present if t.startswith("ghostwire:"))
+    return [t for t in TYPES if t in present] + transfers + [FLOOR]
+
+
 def summary(records: list[dict], snes: list[dict]) -> str:
-    lines = [f"{'launch':<12} {'op':<8} {'case':<14} {'B/nbr':>8}  " + " ".join(f"{t:>11}" for t in TYPES + [FLOOR])
+    shown = columns(records)
+    lines = [f"{'launch':<12} {'op':<8} {'case':<14} {'B/nbr':>8}  " + " ".join(f"{t:>11}" for t in shown)
              + "  gw/basic  gw/best"]
     for (launch, op, dim, dof, n), types in sorted(sf_points(records).items()):
         size = next(iter(types.values()))["bytes_per_neighbour"]
-        cells = " ".join(f"{1e6 * types[t]['seconds']:>8.2f} us" if t in types else f"{'-':>11}" for t in TYPES + [FLOOR])
+        cells = " ".join(f"{1e6 * types[t]['seconds']:>8.2f} us" if t in types else f"{'-':>11}" for t in shown)
         ratio = f"{types['ghostwire']['ratio_to_basic']:>8.3f}" if "ghostwire" in types else f"{'-':>8}"
         best = goals.paired_ratios(per_round(types["ghostwire"]["round_seconds"]), best_other(types)) if "ghostwire" in types else []
         best_text = f"{statistics.median(best):>8.3f}" if best else f"{'-':>8}"
         lines.append(f"{launch:<12} {op:<8} {f'{dim}-D dof{dof} n={n}':<14} {size:>8}  {cells}  {ratio}  {best_text}")
+    separate = [t for t in SEPARATE if t in shown]
+    if separate:
+        lines += ["", f"{', '.join(separate)}: timed in a job of its own beside basic (its time there; compared "
+                      "with ghostwire through its paired ratios to that basic)"]
     unverified = sorted({f"{r['type']} ({r['launch']}, {r['op']}, {r['dim']}-D dof {r['dof']} n={r['n']})"
                          for r in records if not r.get("verified", True)})
     if unverified:
@@ -259,9 +317,9 @@ def plot(records: list[dict], out_dir: Path):
     for column, launch in enumerate(launches):
         for row, op in enumerate(("forward", "reverse")):
             axis = axes[row][column]
-            mine = [r for r in records if r["launch"] == launch and r["op"] == op]
+            mine = [r for r in records if r["launch"] == launch and r["op"] == op and "@" not in point_name(r)]
             sizes = sorted({r["bytes_per_neighbour"] for r in mine})
-            for t in TYPES[1:] + [FLOOR]:
+            for t in [c for c in columns(records) if c != "basic"]:
                 points = sorted((r["bytes_per_neighbour"], r["ratio_to_basic"], r["dim"], r["dof"]) for r in mine if r["type"] == t)
                 for dim, dof in sorted({(p[2], p[3]) for p in points}):
                     xs = [p for p in points if (p[2], p[3]) == (dim, dof)]
@@ -288,11 +346,30 @@ def options() -> argparse.Namespace:
     common.add_driver_options(parser, "petsc", repeats=11, seconds=0.0, seconds_help="(unused)", timeout=900,
                               timeout_help="seconds per job")
     parser.add_argument("--launches", default=",".join(LAUNCHES), help="of " + ", ".join(LAUNCHES))
+    parser.add_argument("--sizes-2d", default="64,256,1024", help="2-D points per rank per dimension")
+    parser.add_argument("--sizes-3d", default="16,32,64,128", help="3-D points per rank per dimension")
+    parser.add_argument("--separate-repeats", type=int, default=5,
+                        help="rounds of the jobs of " + ", ".join(SEPARATE) + " beside basic")
+    parser.add_argument("--transfers", default="segment,cma",
+                        help="ghostwire's transfers also timed forced (-sf_ghostwire_transfer), comma-separated; "
+                             "empty for none")
     parser.add_argument("--snes-repeats", type=int, default=3, help="SNES ex5 runs per type and launch")
+    parser.add_argument("--snes-launches", help="launches SNES ex5 runs on (default: all of --launches)")
+    parser.add_argument("--snes-types", default=",".join(TYPES), help="types SNES ex5 runs with")
+    parser.add_argument("--snes-grid", type=int, default=1024, help="SNES ex5 grid points per dimension")
     parser.add_argument("--no-snes", action="store_true", help="skip SNES ex5")
     parser.add_argument("--quick", action="store_true", help="fewer sizes, smaller SNES grid")
     opts = parser.parse_args()
     opts.launches = common.chosen_launches(PROGRAM, opts.launches, LAUNCHES, opts.mpi)
+    opts.snes_launches = opts.launches if opts.snes_launches is None else opts.snes_launches.split(",")
+    opts.snes_types = ["basic"] + [t for t in opts.snes_types.split(",") if t and t != "basic"]
+    unknown = [t for t in opts.snes_types if t not in TYPES]
+    if unknown:
+        parser.error(f"--snes-types: unknown type {', '.join(unknown)} (known: {', '.join(TYPES)})")
+    opts.transfers = [t for t in opts.transfers.split(",") if t]
+    bad = [t for t in opts.transfers if t not in ("segment", "cma")]
+    if bad:
+        parser.error(f"--transfers: unknown transfer {', '.join(bad)} (known: segment, cma)")
     return opts
 
 
@@ -300,6 +377,16 @@ def main() -> int:
     opts = options()
     if opts.report:
         report(Path(opts.report))
+        return 0
+    program = Path(opts.build_dir) / "bench" / "petsc" / "gw-petsc-sf-bench"
+    if not program.exists() and not opts.dry_run:
+        # Built only where PETSc is (Debian's petsc-dev, on Open MPI): say so and leave no goals.
+        out_dir = common.results_dir(opts, "petsc")
+        out_dir.mkdir(parents=True, exist_ok=True)
+        why = f"PetscSF benchmark skipped: {program} is not built (PETSc missing, or a tree on another MPI)"
+        (out_dir / "summary.txt").write_text(why + "\n")
+        goals.write(out_dir / "goals.json", [])
+        print(f"{PROGRAM}: {why}")
         return 0
     types = TYPES if library(opts).exists() else TYPES[:3]
     if len(types) < len(TYPES):

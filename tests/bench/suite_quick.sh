@@ -17,4 +17,8 @@ for benchmark in latency bandwidth halo dist heat minighost; do
   grep -Eq "^$benchmark +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+$" "$out.log" || {
     echo "suite_quick: no summary row for $benchmark"; exit 1; }
 done
+if [ -x "$build/bench/petsc/gw-petsc-sf-bench" ]; then  # built where PETSc is
+  [ -s "$folder/petsc/petsc_sf.png" ] || { echo "suite_quick: $folder/petsc/petsc_sf.png is missing or empty"; exit 1; }
+  grep -Eq "^petsc +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+$" "$out.log" || { echo "suite_quick: no summary row for petsc"; exit 1; }
+fi
 echo "suite_quick: passed"
