@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// dash-copy: dash::copy of the same range from a dash::Array<double> of the same size, BLOCKED,
+// element i holding i. Compiled only with -DGHOSTWIRE_DASH_DIR=<DASH install> (bench/copy/CMakeLists.txt).
+#include <libdash.h>
+
+#include "copy_variants.hpp"
+
+namespace copybench {
+
+struct DashSource::State {
+  dash::Array<double> array;
+};
+
+DashSource::DashSource(int* argc, char*** argv, gw::Index total) {
+  dash::init(argc, argv);  // MPI is already initialised by gw::World; DART uses it as it is
+  state_ = std::make_unique<State>();
+  state_->array.allocate(static_cast<std::size_t>(total), dash::BLOCKED);
+  auto& local = state_->array.local;
+  for (std::size_t i = 0; i < state_->array.lsize(); ++i)
+    local[i] = static_cast<double>(state_->array.pattern().global(static_cast<dash::default_index_t>(i)));
+  dash::barrier();
+}
+
+DashSource::~DashSource() {
+  state_.reset();
+  dash::finalize();
+}
+
+void DashSource::copy(const CopyCall& call) const {
+  auto first = state_->array.begin() + call.first;
+  dash::copy(first, first + static_cast<gw::Index>(call.count), call.out);
+}
+
+}  // namespace copybench
