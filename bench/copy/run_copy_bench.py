@@ -141,8 +141,12 @@ def plot(records: list[dict], out_dir: Path):
             xs = sorted((r["bytes"], r["gb_per_s"]) for r in mine if r["impl"] == impl)
             axis.plot([x[0] for x in xs], [x[1] for x in xs], marker="o", linewidth=1, label=impl,
                       linestyle="--" if impl == "memcpy" else "-")
+        sizes = sorted({r["bytes"] for r in mine})
         axis.set_xscale("log", base=2)
         axis.set_yscale("log")
+        axis.set_xticks(sizes)
+        axis.set_xticklabels([size_text(s).replace(" ", "") for s in sizes], rotation=45, fontsize=7)
+        axis.minorticks_off()
         axis.set_xlabel("bytes per copy")
         axis.set_ylabel("GB/s")
         axis.grid(True, which="both", alpha=0.3)
