@@ -9,6 +9,8 @@
 // must do besides its messages, this rank's owned values copied into (reverse: added from) the local
 // vector, row by row with memcpy (a plain loop). One JSON line per (type, operation, size) with the
 // median time per scatter (the slowest rank's) and the median of the per-round ratios to basic.
+// A type "ghostwire:<transfer>" (segment, cma, auto) is ghostwire with -sf_ghostwire_transfer forced
+// for that copy (through an options prefix of its own); its JSON "type" is the full name.
 //
 //   mpirun -n 4 gw-petsc-sf-bench -dim 2 -dof 1 -sizes 64,256,1024 -types basic,neighbor,window,ghostwire \
 //       -dll_append build/bindings/petsc/libghostwire_petsc.so
@@ -93,6 +95,26 @@ static PetscErrorCode make_dmda(const Options* o, PetscInt n, DM* da) {
                            n * dims[0], n * dims[1], n * dims[2], dims[0], dims[1], dims[2], o->dof, 1, NULL, NULL,
                            NULL, da));
   PetscCall(DMSetUp(*da));
+  PetscFunctionReturn(0);
+}
+
+// The SF of type name `name`: "ghostwire:<transfer>" is ghostwire with its transfer set through
+// the options prefix gw<t>_ (t: its position in -types), so that each copy has its own.
+static PetscErrorCode set_type(PetscSF sf, const char* name, PetscInt t) {
+  const char* colon = strchr(name, ':');
+  char type[32], prefix[16], option[64];
+  PetscFunctionBeginUser;
+  if (!colon) {
+    PetscCall(PetscSFSetType(sf, name));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscStrncpy(type, name, (size_t)(colon - name) + 1));
+  PetscCall(PetscSNPrintf(prefix, sizeof prefix, "gw%" PetscInt_FMT "_", t));
+  PetscCall(PetscSNPrintf(option, sizeof option, "-%ssf_ghostwire_transfer", prefix));
+  PetscCall(PetscOptionsSetValue(NULL, option, colon + 1));
+  PetscCall(PetscSFSetType(sf, type));
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)sf, prefix));
+  PetscCall(PetscSFSetFromOptions(sf));
   PetscFunctionReturn(0);
 }
 
@@ -205,7 +227,7 @@ static PetscErrorCode check_types(const Options* o, PetscSF* sfs, Vec global, Ve
     wrong[t] = (PetscBool)!all;
     if (!all) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  warning: type %s: the %s scatter at n = %" PetscInt_FMT " differs from basic's\n",
                                     o->types[t], reverse ? "reverse" : "forward", n));
-    PetscCheck(all || strcmp(o->types[t], "ghostwire"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "type %s: the %s scatter at n = %" PetscInt_FMT " differs from basic's",
+    PetscCheck(all || strncmp(o->types[t], "ghostwire", 9), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "type %s: the %s scatter at n = %" PetscInt_FMT " differs from basic's",
                o->types[t], reverse ? "reverse" : "forward", n);
   }
   PetscCall(VecDestroy(&expected));
@@ -245,7 +267,7 @@ static PetscErrorCode report(const Options* o, PetscInt n, PetscBool reverse, Pe
   for (PetscInt d = 1; d < o->dim; ++d) face *= n;
   for (PetscInt t = 0; t < variants && rank == 0; ++t) {
     const char* name = t < o->ntypes ? o->types[t] : "copy-floor";
-    printf("  %-10s %-7s n=%-5" PetscInt_FMT " %8" PetscInt_FMT " B/neighbour  %10.2f us  x%.3f of basic\n", name,
+    printf("  %-17s %-7s n=%-5" PetscInt_FMT " %8" PetscInt_FMT " B/neighbour  %10.2f us  x%.3f of basic\n", name,
            reverse ? "reverse" : "forward", n, face, 1e6 * per_type[t], ratios[t]);
     if (json)
       fprintf(json,
@@ -276,7 +298,7 @@ static PetscErrorCode run_size(const Options* o, PetscInt n, FILE* json) {
   PetscCall(DMDAGetScatter(da, &gtol, NULL));
   for (PetscInt t = 0; t < o->ntypes; ++t) {
     PetscCall(PetscSFDuplicate(gtol, PETSCSF_DUPLICATE_GRAPH, &sfs[t]));
-    PetscCall(PetscSFSetType(sfs[t], o->types[t]));
+    PetscCall(set_type(sfs[t], o->types[t], t));
     PetscCall(PetscSFSetUp(sfs[t]));
   }
   for (int direction = 0; direction < 2; ++direction) {
