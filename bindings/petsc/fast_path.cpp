@@ -145,6 +145,11 @@ PetscErrorCode set_up_transfer(PetscSF sf, Transfer transfer, NodeGraph* g) {
   int mine, all = 0;
   std::string why;
   PetscFunctionBegin;
+  // Every rank must choose alike (the choice decides which collectives follow).
+  int modes[2] = {static_cast<int>(transfer), -static_cast<int>(transfer)}, extremes[2];
+  PetscCallMPI(MPI_Allreduce(modes, extremes, 2, MPI_INT, MPI_MAX, comm));
+  PetscCheck(extremes[0] == -extremes[1], comm, PETSC_ERR_ARG_INCOMP,
+             "PetscSF ghostwire: -sf_ghostwire_transfer (GHOSTWIRE_PETSC_TRANSFER) differs between ranks");
   g->transfer = transfer;
   if (transfer == Transfer::segment) PetscFunctionReturn(0);
   PetscCallMPI(MPI_Comm_size(comm, &size));

@@ -145,7 +145,7 @@ bool NodeFastPath::arrays_overlap(const Link& link) const {
 }
 
 // Packs my units for every peer into my part of the link and tells each peer they are there.
-void NodeFastPath::send(Link& link) {
+void NodeFastPath::send(Link& link, MPI_Op op) {
   bool bcast = link.direction == Direction::bcast;
   const void* data = bcast ? link.rootdata : link.leafdata;
   const std::vector<int>& peers = bcast ? graph_.leaf_ranks : graph_.root_ranks;
@@ -166,7 +166,7 @@ void NodeFastPath::send(Link& link) {
     if (link.direct_self && static_cast<int>(p) == r.self_send) continue;  // receive() takes them from `data`
     const auto n = offset[p + 1] - offset[p];
     if (may_read && static_cast<int>(p) != r.self_send &&
-        use_cma(graph_.transfer, static_cast<std::size_t>(n) * link.decoded.bytes, r.send_runs[p])) {
+        use_cma(graph_.transfer, static_cast<std::size_t>(n) * link.decoded.bytes, r.send_runs[p], op == MPI_REPLACE)) {
       link.array_readers.push_back(peers[p]);
       continue;
     }
@@ -289,7 +289,7 @@ PetscErrorCode NodeFastPath::begin(Direction direction, MPI_Datatype unit, Petsc
   }
   PetscCall(remote_begin(*link, rootmtype, leafmtype, op));
   try {
-    send(*link);
+    send(*link, op);
   } catch (const std::exception& e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s Begin failed: %s", name(direction), e.what());
   }

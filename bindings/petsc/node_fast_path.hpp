@@ -123,7 +123,7 @@ class NodeFastPath final : public FastPath {
     return link.direction == Direction::bcast ? bcast_runs_ : reduce_runs_;
   }
   void wait_for_readers(Link& link);
-  void send(Link& link);
+  void send(Link& link, MPI_Op op);
   void receive(Link& link, MPI_Op op);
   void read_peer(const Link& link, std::size_t p, void* data, MPI_Op op);
   void wait_for_array_readers(Link& link);
