@@ -165,8 +165,9 @@ void NodeFastPath::send(Link& link, MPI_Op op) {
   for (std::size_t p = 0; p < peers.size(); ++p) {
     if (link.direct_self && static_cast<int>(p) == r.self_send) continue;  // receive() takes them from `data`
     const auto n = offset[p + 1] - offset[p];
+    const std::size_t bytes = static_cast<std::size_t>(n) * link.decoded.bytes;
     if (may_read && static_cast<int>(p) != r.self_send &&
-        use_cma(graph_.transfer, static_cast<std::size_t>(n) * link.decoded.bytes, r.send_runs[p], op == MPI_REPLACE)) {
+        use_cma(graph_.transfer, bytes, r.send_runs[p], op == MPI_REPLACE)) {  // the peer reads my array
       link.array_readers.push_back(peers[p]);
       continue;
     }
