@@ -14,6 +14,8 @@
 // -run R replaces the DMDA by a ring of messages alone (no owned values): each rank's n*dof leaves
 // read the next rank's roots in runs of R*dof values with a one-value gap between runs (-run 1:
 // every other value, a strided face); the copy floor is then one plain copy of the message.
+// -proc_grid px,py[,pz] fixes the DMDA's ranks per dimension (e.g. 1,1,2: split along z, so that
+// the faces between ranks are contiguous).
 //
 //   mpirun -n 4 gw-petsc-sf-bench -dim 2 -dof 1 -sizes 64,256,1024 -types basic,neighbor,window,ghostwire \
 //       -dll_append build/bindings/petsc/libghostwire_petsc.so
