@@ -9,6 +9,13 @@
 // must do besides its messages, this rank's owned values copied into (reverse: added from) the local
 // vector, row by row with memcpy (a plain loop). One JSON line per (type, operation, size) with the
 // median time per scatter (the slowest rank's) and the median of the per-round ratios to basic.
+// A type "ghostwire:<transfer>" (segment, cma, auto) is ghostwire with -sf_ghostwire_transfer forced
+// for that copy (through an options prefix of its own); its JSON "type" is the full name.
+// -run R replaces the DMDA by a ring of messages alone (no owned values): each rank's n*dof leaves
+// read the next rank's roots in runs of R*dof values with a one-value gap between runs (-run 1:
+// every other value, a strided face); the copy floor is then one plain copy of the message.
+// -proc_grid px,py[,pz] fixes the DMDA's ranks per dimension (e.g. 1,1,2: split along z, so that
+// the faces between ranks are contiguous).
 //
 //   mpirun -n 4 gw-petsc-sf-bench -dim 2 -dof 1 -sizes 64,256,1024 -types basic,neighbor,window,ghostwire \
 //       -dll_append build/bindings/petsc/libghostwire_petsc.so
@@ -22,8 +29,9 @@
 #define MAX_SIZES 16
 
 typedef struct {
-  PetscInt dim, dof, reps, iters, nsizes, ntypes;
+  PetscInt dim, dof, reps, iters, nsizes, ntypes, run;
   PetscInt sizes[MAX_SIZES];
+  PetscInt grid[3], ngrid;  // -proc_grid: ranks per dimension (0 entries: MPI_Dims_create chooses)
   char types[MAX_TYPES][32];
   PetscBool forward, reverse;
   char json[PETSC_MAX_PATH_LEN];
@@ -39,6 +47,9 @@ static PetscErrorCode read_options(Options* o) {
   o->iters = 0;  // 0: chosen per size so that a round takes about 20 ms
   o->nsizes = MAX_SIZES;
   o->json[0] = '\0';
+  o->run = 0;
+  o->ngrid = 3;
+  o->grid[0] = o->grid[1] = o->grid[2] = 0;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "gw-petsc-sf-bench options", NULL);
   PetscCall(PetscOptionsInt("-dim", "2 (5-point stencil) or 3 (7-point)", NULL, o->dim, &o->dim, NULL));
   PetscCall(PetscOptionsInt("-dof", "values per grid point", NULL, o->dof, &o->dof, NULL));
@@ -49,6 +60,10 @@ static PetscErrorCode read_options(Options* o) {
     o->nsizes = 0;
     for (PetscInt n = o->dim == 2 ? 64 : 16; n <= (o->dim == 2 ? 1024 : 128); n *= 2) o->sizes[o->nsizes++] = n;
   }
+  PetscCall(PetscOptionsInt("-run", "ring of messages in runs of this many points instead of a DMDA (0: DMDA)", NULL,
+                            o->run, &o->run, NULL));
+  PetscCall(PetscOptionsIntArray("-proc_grid", "ranks per dimension, e.g. 1,2 (rows split: contiguous faces)", NULL,
+                                 o->grid, &o->ngrid, NULL));
   PetscCall(PetscOptionsString("-types", "PetscSF types, comma-separated (basic first)", NULL, list, list,
                                sizeof list, NULL));
   PetscCall(PetscOptionsString("-ops", "forward, reverse or both", NULL, ops, ops, sizeof ops, NULL));
@@ -81,9 +96,10 @@ static double median(double* values, PetscInt n) {
 // A DMDA of n^dim points per rank, star stencil of width 1, no periodicity (as SNES ex5 and ex19).
 static PetscErrorCode make_dmda(const Options* o, PetscInt n, DM* da) {
   PetscMPIInt size;
-  int dims[3] = {0, 0, 0};
+  int dims[3] = {(int)o->grid[0], (int)o->grid[1], (int)o->grid[2]};
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (o->dim == 2) dims[2] = 0;
   PetscCallMPI(MPI_Dims_create(size, (int)o->dim, dims));
   if (o->dim == 2)
     PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n * dims[0],
@@ -93,6 +109,46 @@ static PetscErrorCode make_dmda(const Options* o, PetscInt n, DM* da) {
                            n * dims[0], n * dims[1], n * dims[2], dims[0], dims[1], dims[2], o->dof, 1, NULL, NULL,
                            NULL, da));
   PetscCall(DMSetUp(*da));
+  PetscFunctionReturn(0);
+}
+
+// The SF of type name `name`: "ghostwire:<transfer>" is ghostwire with its transfer set through
+// the options prefix gw<t>_ (t: its position in -types), so that each copy has its own.
+static PetscErrorCode set_type(PetscSF sf, const char* name, PetscInt t) {
+  const char* colon = strchr(name, ':');
+  char type[32], prefix[16], option[64];
+  PetscFunctionBeginUser;
+  if (!colon) {
+    PetscCall(PetscSFSetType(sf, name));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscStrncpy(type, name, (size_t)(colon - name) + 1));
+  PetscCall(PetscSNPrintf(prefix, sizeof prefix, "gw%" PetscInt_FMT "_", t));
+  PetscCall(PetscSNPrintf(option, sizeof option, "-%ssf_ghostwire_transfer", prefix));
+  PetscCall(PetscOptionsSetValue(NULL, option, colon + 1));
+  PetscCall(PetscSFSetType(sf, type));
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)sf, prefix));
+  PetscCall(PetscSFSetFromOptions(sf));
+  PetscFunctionReturn(0);
+}
+
+// The ring (-run): n*dof leaves per rank, from the next rank's roots, in runs of run*dof values.
+static PetscErrorCode make_ring(const Options* o, PetscInt n, PetscSF* sf, Vec* global, Vec* local) {
+  PetscMPIInt rank, size;
+  PetscSFNode* remote;
+  const PetscInt leaves = n * o->dof, run = o->run * o->dof, roots = (leaves + run - 1) / run * (run + 1);
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscMalloc1(leaves, &remote));
+  for (PetscInt i = 0; i < leaves; ++i) {
+    remote[i].rank = (rank + 1) % size;
+    remote[i].index = i / run * (run + 1) + i % run;
+  }
+  PetscCall(PetscSFCreate(PETSC_COMM_WORLD, sf));
+  PetscCall(PetscSFSetGraph(*sf, roots, leaves, NULL, PETSC_COPY_VALUES, remote, PETSC_OWN_POINTER));
+  PetscCall(VecCreateMPI(PETSC_COMM_WORLD, roots, PETSC_DETERMINE, global));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, leaves, local));
   PetscFunctionReturn(0);
 }
 
@@ -145,6 +201,19 @@ static PetscErrorCode floor_pass(DM da, PetscInt dof, Vec global, Vec local, Pet
   PetscInt xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym, gzm;
   PetscScalar *g, *l;
   PetscFunctionBeginUser;
+  if (!da) {  // the ring: one copy of the message
+    PetscInt leaves;
+    PetscCall(VecGetLocalSize(local, &leaves));
+    PetscCall(VecGetArray(global, &g));
+    PetscCall(VecGetArray(local, &l));
+    if (reverse)
+      for (PetscInt i = 0; i < leaves; ++i) g[i] += l[i];
+    else
+      memcpy(l, g, (size_t)leaves * sizeof *l);
+    PetscCall(VecRestoreArray(local, &l));
+    PetscCall(VecRestoreArray(global, &g));
+    PetscFunctionReturn(0);
+  }
   PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
   PetscCall(DMDAGetGhostCorners(da, &gxs, &gys, &gzs, &gxm, &gym, &gzm));
   PetscCall(VecGetArray(global, &g));
@@ -205,7 +274,7 @@ static PetscErrorCode check_types(const Options* o, PetscSF* sfs, Vec global, Ve
     wrong[t] = (PetscBool)!all;
     if (!all) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  warning: type %s: the %s scatter at n = %" PetscInt_FMT " differs from basic's\n",
                                     o->types[t], reverse ? "reverse" : "forward", n));
-    PetscCheck(all || strcmp(o->types[t], "ghostwire"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "type %s: the %s scatter at n = %" PetscInt_FMT " differs from basic's",
+    PetscCheck(all || strncmp(o->types[t], "ghostwire", 9), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "type %s: the %s scatter at n = %" PetscInt_FMT " differs from basic's",
                o->types[t], reverse ? "reverse" : "forward", n);
   }
   PetscCall(VecDestroy(&expected));
@@ -242,18 +311,19 @@ static PetscErrorCode report(const Options* o, PetscInt n, PetscBool reverse, Pe
     ratios[t] = median(column, o->reps);
   }
   PetscInt face = o->dof * (PetscInt)sizeof(PetscScalar);
-  for (PetscInt d = 1; d < o->dim; ++d) face *= n;
+  for (PetscInt d = 1; d < o->dim && !o->run; ++d) face *= n;
+  if (o->run) face *= n;
   for (PetscInt t = 0; t < variants && rank == 0; ++t) {
     const char* name = t < o->ntypes ? o->types[t] : "copy-floor";
-    printf("  %-10s %-7s n=%-5" PetscInt_FMT " %8" PetscInt_FMT " B/neighbour  %10.2f us  x%.3f of basic\n", name,
+    printf("  %-17s %-7s n=%-5" PetscInt_FMT " %8" PetscInt_FMT " B/neighbour  %10.2f us  x%.3f of basic\n", name,
            reverse ? "reverse" : "forward", n, face, 1e6 * per_type[t], ratios[t]);
     if (json)
       fprintf(json,
-              "{\"bench\": \"petsc-sf\", \"type\": \"%s\", \"op\": \"%s\", \"dim\": %" PetscInt_FMT
+              "{\"bench\": \"petsc-sf\", \"type\": \"%s\", \"op\": \"%s\", \"run\": %" PetscInt_FMT ", \"dim\": %" PetscInt_FMT
               ", \"dof\": %" PetscInt_FMT ", \"n\": %" PetscInt_FMT ", \"ranks\": %d, \"bytes_per_neighbour\": %" PetscInt_FMT
               ", \"seconds\": %.9g, \"ratio_to_basic\": %.6f, \"reps\": %" PetscInt_FMT ", \"iters\": %" PetscInt_FMT
               ", \"verified\": %s, \"round_seconds\": [",
-              name, reverse ? "reverse" : "forward", o->dim, o->dof, n, size, face, per_type[t], ratios[t], o->reps,
+              name, reverse ? "reverse" : "forward", o->run, o->dim, o->dof, n, size, face, per_type[t], ratios[t], o->reps,
               iters, t < o->ntypes && wrong[t] ? "false" : "true");
     for (PetscInt r = 0; r < o->reps && json; ++r) fprintf(json, "%s%.9g", r ? ", " : "", times[r * variants + t]);
     if (json) fprintf(json, "]}\n");
@@ -270,13 +340,17 @@ static PetscErrorCode run_size(const Options* o, PetscInt n, FILE* json) {
   static double times[1024 * (MAX_TYPES + 1)];
   const PetscInt variants = o->ntypes + 1;
   PetscFunctionBeginUser;
-  PetscCall(make_dmda(o, n, &da));
-  PetscCall(DMCreateGlobalVector(da, &global));
-  PetscCall(DMCreateLocalVector(da, &local));
-  PetscCall(DMDAGetScatter(da, &gtol, NULL));
+  da = NULL;
+  if (o->run > 0) PetscCall(make_ring(o, n, &gtol, &global, &local));
+  else {
+    PetscCall(make_dmda(o, n, &da));
+    PetscCall(DMCreateGlobalVector(da, &global));
+    PetscCall(DMCreateLocalVector(da, &local));
+    PetscCall(DMDAGetScatter(da, &gtol, NULL));
+  }
   for (PetscInt t = 0; t < o->ntypes; ++t) {
     PetscCall(PetscSFDuplicate(gtol, PETSCSF_DUPLICATE_GRAPH, &sfs[t]));
-    PetscCall(PetscSFSetType(sfs[t], o->types[t]));
+    PetscCall(set_type(sfs[t], o->types[t], t));
     PetscCall(PetscSFSetUp(sfs[t]));
   }
   for (int direction = 0; direction < 2; ++direction) {
@@ -298,6 +372,7 @@ static PetscErrorCode run_size(const Options* o, PetscInt n, FILE* json) {
   for (PetscInt t = 0; t < o->ntypes; ++t) PetscCall(PetscSFDestroy(&sfs[t]));
   PetscCall(VecDestroy(&global));
   PetscCall(VecDestroy(&local));
+  if (o->run > 0) PetscCall(PetscSFDestroy(&gtol));
   PetscCall(DMDestroy(&da));
   PetscFunctionReturn(0);
 }

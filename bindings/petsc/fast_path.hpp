@@ -35,6 +35,7 @@ class FastPath {
   // Operations taken and left to the inner SF so far (-info shows them when the SF is reset).
   struct Counts {
     long bcast = 0, reduce = 0, declined = 0, links = 0;
+    long staged = 0, read = 0;  // messages to node peers: packed into a Segment, read by cross-memory attach
   };
   virtual Counts counts() const = 0;
   // Whether an operation is between its Begin and its End.

@@ -4,7 +4,10 @@
 #include <ghostwire/error.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
+
+#include "cross_memory.hpp"
 
 namespace gwpetsc {
 namespace {
@@ -30,17 +33,34 @@ struct Side {
   }
 };
 
+bool repeats(const PetscInt* index, PetscInt n) {
+  std::vector<PetscInt> sorted(index, index + n);
+  std::sort(sorted.begin(), sorted.end());
+  return std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
+}
+
+// For reading peer p's units from its array: `from` holds the sender's indices, laid out as mine.
+void cross_memory_runs(const Side& receive, const std::vector<PetscInt>& from, std::size_t p, DirectionRuns* d) {
+  const PetscInt* theirs = from.data() + receive.offset[p];
+  const PetscInt* mine = receive.index.data() + receive.offset[p];
+  d->remote.push_back(runs_of(theirs, 0, nullptr, 0, receive.units(p)));
+  d->direct.push_back(repeats(mine, receive.units(p)) ? std::vector<Run>{}
+                                                      : runs_of(theirs, 0, mine, 0, receive.units(p)));
+}
+
 // Packing runs put peer p's units at offset[p] of my area; combining runs read a peer's units from
 // the start of what it packed for me.
-DirectionRuns runs_of_direction(const Side& send, const Side& receive, int me) {
+DirectionRuns runs_of_direction(const Side& send, const Side& receive, const std::vector<PetscInt>& from, int me) {
   DirectionRuns d;
   for (std::size_t p = 0; p < send.peers.size(); ++p) {
     auto runs = runs_of(send.index.data() + send.offset[p], 0, nullptr, send.offset[p], send.units(p));
+    d.send_runs.push_back(runs.size());
     d.pack.push_back(runs_pay(runs, send.units(p)) ? std::move(runs) : std::vector<Run>{});
   }
   for (std::size_t p = 0; p < receive.peers.size(); ++p) {
     auto runs = runs_of(nullptr, 0, receive.index.data() + receive.offset[p], 0, receive.units(p));
     d.combine.push_back(runs_pay(runs, receive.units(p)) ? std::move(runs) : std::vector<Run>{});
+    if (!from.empty()) cross_memory_runs(receive, from, p, &d);
   }
   d.self_send = send.position_of(me);
   d.self_receive = receive.position_of(me);
@@ -57,8 +77,8 @@ NodeFastPath::NodeFastPath(ghostwire::World& world, NodeGraph graph, PetscSF rem
     : world_(world), graph_(std::move(graph)), remote_(remote) {
   const Side roots{graph_.root_ranks, graph_.roffset, graph_.rmine};      // my leaves, by root rank
   const Side leaves{graph_.leaf_ranks, graph_.ioffset, graph_.irootloc};  // my roots, by leaf rank
-  bcast_runs_ = runs_of_direction(leaves, roots, world_.rank());
-  reduce_runs_ = runs_of_direction(roots, leaves, world_.rank());
+  bcast_runs_ = runs_of_direction(leaves, roots, graph_.from_root, world_.rank());
+  reduce_runs_ = runs_of_direction(roots, leaves, graph_.from_leaf, world_.rank());
 }
 
 NodeFastPath::~NodeFastPath() = default;  // collective: the links' Segments, in creation order
@@ -77,7 +97,7 @@ Link& NodeFastPath::acquire(std::size_t unit_bytes) {
     if (!link->in_use && link->capacity >= unit_bytes) return *link;
   auto link = std::make_unique<Link>();
   link->capacity = std::max<std::size_t>(unit_bytes, sizeof(double));  // an int link serves doubles later
-  link->segment = std::make_unique<ghostwire::Segment>(world_, link->capacity * units_sent_at_most(),
+  link->segment = std::make_unique<ghostwire::Segment>(world_, header_bytes + link->capacity * units_sent_at_most(),
                                                        2 * static_cast<std::size_t>(world_.size()));
   links_.push_back(std::move(link));
   return *links_.back();
@@ -108,8 +128,24 @@ void NodeFastPath::wait_for_readers(Link& link) {
   link.readers.clear();
 }
 
+void NodeFastPath::wait_for_array_readers(Link& link) {
+  for (int reader : link.array_readers) ghostwire::notify_wait(*link.segment, ack_slot(world_, reader));
+  link.array_readers.clear();
+}
+
+// Whether this operation writes where it reads (root and leaf arrays overlap): peers must then
+// read my units as they were at Begin, so they are staged.
+bool NodeFastPath::arrays_overlap(const Link& link) const {
+  if (!link.rootdata || !link.leafdata) return false;
+  const auto* root = static_cast<const std::byte*>(link.rootdata);
+  const auto* leaf = static_cast<const std::byte*>(link.leafdata);
+  const std::size_t bytes = link.decoded.bytes;
+  return root < leaf + static_cast<std::size_t>(graph_.leaf_extent) * bytes &&
+         leaf < root + static_cast<std::size_t>(graph_.root_extent) * bytes;
+}
+
 // Packs my units for every peer into my part of the link and tells each peer they are there.
-void NodeFastPath::send(Link& link) {
+void NodeFastPath::send(Link& link, MPI_Op op) {
   bool bcast = link.direction == Direction::bcast;
   const void* data = bcast ? link.rootdata : link.leafdata;
   const std::vector<int>& peers = bcast ? graph_.leaf_ranks : graph_.root_ranks;
@@ -121,21 +157,61 @@ void NodeFastPath::send(Link& link) {
                      std::string("PetscSF ghostwire: ") + (bcast ? "rootdata" : "leafdata") + " is NULL but " +
                          std::to_string(units) + " units of it are sent from " + world_.where());
   const DirectionRuns& r = runs(link);
+  const bool may_read = graph_.transfer != Transfer::segment && !arrays_overlap(link);
+  std::byte* area = link.segment->data() + header_bytes;
+  reinterpret_cast<LinkHeader*>(link.segment->data())->address = reinterpret_cast<std::uintptr_t>(data);
   link.readers.clear();
+  link.array_readers.clear();
   for (std::size_t p = 0; p < peers.size(); ++p) {
     if (link.direct_self && static_cast<int>(p) == r.self_send) continue;  // receive() takes them from `data`
-    std::byte* area = link.segment->data() + static_cast<std::size_t>(offset[p]) * link.decoded.bytes;
+    const auto n = offset[p + 1] - offset[p];
+    const std::size_t bytes = static_cast<std::size_t>(n) * link.decoded.bytes;
+    if (may_read && static_cast<int>(p) != r.self_send &&
+        use_cma(graph_.transfer, bytes, r.send_runs[p], op == MPI_REPLACE)) {  // the peer reads my array
+      link.array_readers.push_back(peers[p]);
+      continue;
+    }
     if (!r.pack[p].empty())
-      copy_runs(r.pack[p], link.segment->data(), data, link.decoded.bytes);
+      copy_runs(r.pack[p], area, data, link.decoded.bytes);
     else
-      pack(data, index.data() + offset[p], offset[p + 1] - offset[p], link.decoded.bytes, area);
+      pack(data, index.data() + offset[p], n, link.decoded.bytes,
+           area + static_cast<std::size_t>(offset[p]) * link.decoded.bytes);
     link.readers.push_back(peers[p]);
+    if (static_cast<int>(p) != r.self_send) ++counts_.staged;
   }
-  for (int peer : link.readers) ghostwire::notify(peer, *link.segment, data_slot(world_.rank()), 1);
+  counts_.read += static_cast<long>(link.array_readers.size());
+  for (int peer : link.readers) ghostwire::notify(peer, *link.segment, data_slot(world_.rank()), staged);
+  for (int peer : link.array_readers) ghostwire::notify(peer, *link.segment, data_slot(world_.rank()), read_array);
+}
+
+// Peer p's units straight from its array: into my array where the op replaces and my indices do
+// not repeat, otherwise into scratch_, then combined as from the peer's part.
+void NodeFastPath::read_peer(const Link& link, std::size_t p, void* data, MPI_Op op) {
+  const bool bcast = link.direction == Direction::bcast;
+  const std::vector<int>& peers = bcast ? graph_.root_ranks : graph_.leaf_ranks;
+  const std::vector<PetscInt>& offset = bcast ? graph_.roffset : graph_.ioffset;
+  const std::vector<PetscInt>& index = bcast ? graph_.rmine : graph_.irootloc;
+  const DirectionRuns& r = runs(link);
+  const int peer = peers[p];
+  const pid_t pid = graph_.pids[static_cast<std::size_t>(peer)];
+  const auto address = static_cast<std::uintptr_t>(
+      reinterpret_cast<const LinkHeader*>(link.segment->peer_data(peer))->address);
+  const std::size_t bytes = link.decoded.bytes;
+  if (op == MPI_REPLACE && !r.direct[p].empty() && r.direct[p].size() <= 2 * r.remote[p].size()) {
+    read_runs(pid, peer, address, data, r.direct[p], bytes);
+    return;
+  }
+  const auto n = offset[p + 1] - offset[p];
+  if (scratch_.size() < static_cast<std::size_t>(n) * bytes) scratch_.resize(static_cast<std::size_t>(n) * bytes);
+  read_runs(pid, peer, address, scratch_.data(), r.remote[p], bytes);
+  if (!r.combine[p].empty())
+    combine_runs(r.combine[p], data, scratch_.data(), link.decoded, link.combine);
+  else
+    link.unpack(data, index.data() + offset[p], n, link.decoded.count, scratch_.data());
 }
 
 // Combines every peer's units, in PETSc's rank order, straight from the peer's part into my array.
-void NodeFastPath::receive(Link& link) {
+void NodeFastPath::receive(Link& link, MPI_Op op) {
   bool bcast = link.direction == Direction::bcast;
   void* data = const_cast<void*>(bcast ? link.leafdata : link.rootdata);
   const std::vector<int>& peers = bcast ? graph_.root_ranks : graph_.leaf_ranks;
@@ -152,9 +228,13 @@ void NodeFastPath::receive(Link& link) {
       combine_runs(r.self, data, bcast ? link.rootdata : link.leafdata, link.decoded, link.combine);
       continue;
     }
-    ghostwire::notify_wait(*link.segment, data_slot(peers[p]));
+    if (ghostwire::notify_wait(*link.segment, data_slot(peers[p])) == read_array) {
+      read_peer(link, p, data, op);
+      ghostwire::notify(peers[p], *link.segment, ack_slot(world_, world_.rank()), 1);
+      continue;
+    }
     const std::byte* units =
-        link.segment->peer_data(peers[p]) + static_cast<std::size_t>(at[p]) * link.decoded.bytes;
+        link.segment->peer_data(peers[p]) + header_bytes + static_cast<std::size_t>(at[p]) * link.decoded.bytes;
     if (!r.combine[p].empty())
       combine_runs(r.combine[p], data, units, link.decoded, link.combine);
     else
@@ -210,7 +290,7 @@ PetscErrorCode NodeFastPath::begin(Direction direction, MPI_Datatype unit, Petsc
   }
   PetscCall(remote_begin(*link, rootmtype, leafmtype, op));
   try {
-    send(*link);
+    send(*link, op);
   } catch (const std::exception& e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s Begin failed: %s", name(direction), e.what());
   }
@@ -230,11 +310,16 @@ PetscErrorCode NodeFastPath::end(Direction direction, MPI_Datatype unit, const v
   *taken = found ? PETSC_TRUE : PETSC_FALSE;
   if (!found) PetscFunctionReturn(0);
   try {
-    receive(*found);
+    receive(*found, op);
   } catch (const std::exception& e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s End failed: %s", name(direction), e.what());
   }
   PetscCall(remote_end(*found, op));
+  try {
+    wait_for_array_readers(*found);  // the user may change my array once End returns
+  } catch (const std::exception& e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s End failed: %s", name(direction), e.what());
+  }
   found->in_use = false;
   PetscFunctionReturn(0);
 }

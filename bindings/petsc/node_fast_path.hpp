@@ -10,10 +10,16 @@
 // The sender packs in Begin and notifies; the receiver, in End, waits for each peer in a fixed order
 // (the order of ranks PETSc's basic SF uses), combines the peer's packed units straight from the
 // peer's part into its own array with the MPI_Op, and acknowledges.
+// A message may instead go by cross-memory attach (transfer.hpp): the sender packs nothing, puts its
+// array's address in the header at the start of its part and notifies with `read_array`; the
+// receiver reads the units straight from the sender's array (process_vm_readv) and acknowledges,
+// and the sender's End waits for those acknowledgements (its array is the user's again after End).
 #pragma once
 
 #include <ghostwire/segment.hpp>
 #include <ghostwire/world.hpp>
+
+#include <sys/types.h>
 
 #include <cstdint>
 #include <memory>
@@ -21,6 +27,7 @@
 
 #include "fast_ops.hpp"
 #include "fast_path.hpp"
+#include "transfer.hpp"
 #include "unit.hpp"
 
 namespace gwpetsc {
@@ -36,6 +43,14 @@ struct NodeGraph {
   // Where my units start (in units) in each root rank's Bcast message area, and in each leaf rank's
   // Reduce message area.
   std::vector<PetscInt> at_root, at_leaf;
+  // The sender's indices of the units I receive, in my order (for cross-memory reads): from each
+  // root rank (Bcast, laid out as rmine) and from each leaf rank (Reduce, laid out as irootloc).
+  std::vector<PetscInt> from_root, from_leaf;
+  // Units my root and leaf arrays span (whether an operation's arrays overlap).
+  PetscInt root_extent = 0, leaf_extent = 0;
+  // How messages go, and every rank's pid (empty under Transfer::segment).
+  Transfer transfer = Transfer::segment;
+  std::vector<pid_t> pids;
 };
 
 // One direction's runs (index_runs.hpp), built once per graph: packing for each peer I send to,
@@ -45,7 +60,22 @@ struct DirectionRuns {
   std::vector<std::vector<Run>> pack, combine;  // by peer, in the peers' order
   int self_send = -1, self_receive = -1;        // my position among those peers, -1 if absent
   std::vector<Run> self;                        // source index -> target index
+  // Cross-memory attach: runs of my units for each peer I send to (whether a message goes that
+  // way); for each peer I receive from, its array's runs into a packed copy (from = the sender's
+  // index, to = position), and straight into my array (to = my index; empty where my indices
+  // repeat, as MPI_REPLACE must then keep the last in order).
+  std::vector<std::size_t> send_runs;
+  std::vector<std::vector<Run>> remote, direct;
 };
+
+// The header at the start of every rank's part of a link: where its array is, for readers.
+struct LinkHeader {
+  std::uint64_t address;
+};
+constexpr std::size_t header_bytes = 64;  // a cache line: the packed units start after it
+
+// Notification values on the data slot: units packed in my part, or read them from my array.
+constexpr ghostwire::NotificationValue staged = 1, read_array = 2;
 
 struct Link {
   std::unique_ptr<ghostwire::Segment> segment;
@@ -61,6 +91,7 @@ struct Link {
   CombineRun combine = nullptr;
   bool direct_self = false;  // my own units go without staging (root and leaf arrays differ)
   std::vector<int> readers;  // peers that may still read my part: their acknowledgements are due
+  std::vector<int> array_readers;  // peers reading my array: End waits for their acknowledgements
 };
 
 class NodeFastPath final : public FastPath {
@@ -92,8 +123,11 @@ class NodeFastPath final : public FastPath {
     return link.direction == Direction::bcast ? bcast_runs_ : reduce_runs_;
   }
   void wait_for_readers(Link& link);
-  void send(Link& link);
-  void receive(Link& link);
+  void send(Link& link, MPI_Op op);
+  void receive(Link& link, MPI_Op op);
+  void read_peer(const Link& link, std::size_t p, void* data, MPI_Op op);
+  void wait_for_array_readers(Link& link);
+  bool arrays_overlap(const Link& link) const;
   PetscErrorCode remote_begin(const Link& link, PetscMemType rootmtype, PetscMemType leafmtype, MPI_Op op);
   PetscErrorCode remote_end(const Link& link, MPI_Op op);
   std::size_t units_sent_at_most() const;
@@ -105,6 +139,7 @@ class NodeFastPath final : public FastPath {
   std::vector<std::unique_ptr<Link>> links_;
   std::uint64_t begun_ = 0;
   Counts counts_;
+  std::vector<std::byte> scratch_;  // a peer's units read by cross-memory attach, to be combined
 };
 
 }  // namespace gwpetsc

@@ -8,6 +8,8 @@
 
 #include <memory>
 
+#include "transfer.hpp"
+
 namespace gwpetsc {
 
 class FastPath;
@@ -16,6 +18,7 @@ struct SfData {
   PetscSF inner = nullptr;          // PETSCSFBASIC on the same graph, built at SetUp
   std::unique_ptr<FastPath> fast;   // null when the SF is not accelerated
   PetscBool use_fast = PETSC_TRUE;  // -sf_ghostwire_fast
+  Transfer transfer = Transfer::automatic;  // -sf_ghostwire_transfer, GHOSTWIRE_PETSC_TRANSFER
 };
 
 inline SfData& data(PetscSF sf) { return *static_cast<SfData*>(sf->data); }

@@ -62,6 +62,8 @@ PetscErrorCode reset(PetscSF sf) {
     FastPath::Counts c = d.fast->counts();
     PetscCall(PetscInfo(sf, "PetscSF ghostwire: %ld Bcast and %ld Reduce through ghostwire (%ld links), %ld left to basic\n",
                         c.bcast, c.reduce, c.links, c.declined));
+    PetscCall(PetscInfo(sf, "PetscSF ghostwire: transfer %s: %ld messages to node peers through the segment, %ld read by cross-memory attach\n",
+                        transfer_names[static_cast<int>(d.transfer)], c.staged, c.read));
   }
   PetscCall(FastPath::destroy(&d.fast));
   PetscCall(PetscSFDestroy(&d.inner));
@@ -72,6 +74,7 @@ PetscErrorCode destroy(PetscSF sf) {
   PetscFunctionBegin;
   PetscCall(reset(sf));
   PetscCall(PetscObjectComposeFunction((PetscObject)sf, "PetscSFGhostwireGetCounts_C", nullptr));
+  PetscCall(PetscObjectComposeFunction((PetscObject)sf, "PetscSFGhostwireGetTransferCounts_C", nullptr));
   delete &data(sf);
   sf->data = nullptr;
   PetscFunctionReturn(0);
@@ -83,6 +86,11 @@ PetscErrorCode set_from_options(PetscSF sf, PetscOptionItems* PetscOptionsObject
   PetscOptionsHeadBegin(PetscOptionsObject, "PetscSF ghostwire options");
   PetscCall(PetscOptionsBool("-sf_ghostwire_fast", "Bcast and Reduce within a node through ghostwire's shared memory",
                              "", d.use_fast, &d.use_fast, nullptr));
+  PetscInt transfer = static_cast<PetscInt>(d.transfer);
+  PetscCall(PetscOptionsEList("-sf_ghostwire_transfer",
+                              "Messages between node peers: auto (by size), segment (pack, combine) or cma (read the peer's array)",
+                              "", transfer_names, 3, transfer_names[transfer], &transfer, nullptr));
+  d.transfer = static_cast<Transfer>(transfer);
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
@@ -90,6 +98,7 @@ PetscErrorCode set_from_options(PetscSF sf, PetscOptionItems* PetscOptionsObject
 PetscErrorCode duplicate(PetscSF sf, PetscSFDuplicateOption, PetscSF copy) {
   PetscFunctionBegin;
   data(copy).use_fast = data(sf).use_fast;
+  data(copy).transfer = data(sf).transfer;
   PetscFunctionReturn(0);
 }
 
@@ -155,12 +164,24 @@ PetscErrorCode get_counts(PetscSF sf, PetscInt* bcasts, PetscInt* reduces) {
   PetscFunctionReturn(0);
 }
 
+// Through PetscObjectQueryFunction(sf, "PetscSFGhostwireGetTransferCounts_C", ...): how many
+// messages to node peers went through the segment and how many were read by cross-memory attach.
+PetscErrorCode get_transfer_counts(PetscSF sf, PetscInt* staged, PetscInt* read) {
+  SfData& d = data(sf);
+  PetscFunctionBegin;
+  FastPath::Counts c = d.fast ? d.fast->counts() : FastPath::Counts{};
+  *staged = static_cast<PetscInt>(c.staged);
+  *read = static_cast<PetscInt>(c.read);
+  PetscFunctionReturn(0);
+}
+
 }  // namespace
 
 PetscErrorCode create(PetscSF sf) {
   PetscFunctionBegin;
   sf->data = new (std::nothrow) SfData;
   PetscCheck(sf->data, PETSC_COMM_SELF, PETSC_ERR_MEM, "PetscSF ghostwire: out of memory for the SF's data");
+  PetscCall(transfer_from_environment(&data(sf).transfer));
   sf->ops->SetUp = set_up;
   sf->ops->Reset = reset;
   sf->ops->Destroy = destroy;
@@ -172,6 +193,7 @@ PetscErrorCode create(PetscSF sf) {
   sf->ops->CreateEmbeddedRootSF = create_embedded_root_sf;
   set_communication_ops(sf);
   PetscCall(PetscObjectComposeFunction((PetscObject)sf, "PetscSFGhostwireGetCounts_C", get_counts));
+  PetscCall(PetscObjectComposeFunction((PetscObject)sf, "PetscSFGhostwireGetTransferCounts_C", get_transfer_counts));
   // The type changed after SetUp (DMPlex's point SF meets -sf_type in PetscSFSetFromOptions then):
   // PETSc would not call SetUp again, so set this type up now, as collectively as SetType is.
   if (sf->setupcalled) {

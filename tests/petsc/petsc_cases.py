@@ -15,6 +15,10 @@ type and allowing the small numeric differences PETSc's own petscdiff allows.
 
 --path emulated --rpn K runs on emulated nodes of K ranks (scripts/launch): the edges between
 them go through a basic SF of their own, the rest through ghostwire.
+
+--transfer segment|cma adds -sf_ghostwire_transfer with that value (and sets
+GHOSTWIRE_PETSC_TRANSFER for SFs that do not read the options): messages between node peers all
+staged in a Segment, or all read from the peer's array by cross-memory attach.
 """
 import argparse
 import itertools
@@ -174,7 +178,10 @@ def launch(opts, ranks, args, cwd):
     if opts.rpn:
         command += ["--rpn", str(opts.rpn)]
     command += ["--", opts.exe] + args
-    run = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+    env = dict(os.environ)
+    if opts.transfer:
+        env["GHOSTWIRE_PETSC_TRANSFER"] = opts.transfer
+    run = subprocess.run(command, capture_output=True, text=True, cwd=cwd, env=env)
     return run.returncode, run.stdout, run.stderr, command
 
 
@@ -196,8 +203,9 @@ def with_petsc_dir(args, source):
     return args.replace("${wPETSC_DIR}", root).replace("${PETSC_DIR}", root)
 
 
-def ghostwire_args(args, library):
-    return shlex.split(SF_TYPE_OPTION.sub("", args)) + ["-dll_append", library, "-sf_type", "ghostwire"]
+def ghostwire_args(args, library, transfer=None):
+    extra = ["-sf_ghostwire_transfer", transfer] if transfer else []
+    return shlex.split(SF_TYPE_OPTION.sub("", args)) + ["-dll_append", library, "-sf_type", "ghostwire"] + extra
 
 
 def run_case(opts):
@@ -222,7 +230,7 @@ def run_case(opts):
     expected = shell_filter(open(expected_path).read(), entry.get("filter_output"))
     ranks = int(entry["nsize"])
     entry["args"] = with_petsc_dir(entry["args"], opts.source)
-    rc, out, err, command = run_in_scratch(opts, ranks, ghostwire_args(entry["args"], opts.library))
+    rc, out, err, command = run_in_scratch(opts, ranks, ghostwire_args(entry["args"], opts.library, opts.transfer))
     print("ran:", " ".join(shlex.quote(c) for c in command))
     actual = shell_filter(out, entry.get("filter"))
     basic_args = shlex.split(SF_TYPE_OPTION.sub("", entry["args"])) + ["-sf_type", "basic"]
@@ -299,6 +307,7 @@ def main():
     parser.add_argument("--timeout", type=int, default=240)
     parser.add_argument("--path", default="intra", help="scripts/launch --path: intra, emulated or multihost")
     parser.add_argument("--rpn", type=int, default=0, help="scripts/launch --rpn: ranks per (emulated) node")
+    parser.add_argument("--transfer", choices=["segment", "cma"], help="-sf_ghostwire_transfer for ghostwire's runs")
     opts = parser.parse_args()
     if opts.mode == "list":
         for name, entry in cases(opts.source):

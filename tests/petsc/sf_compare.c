@@ -5,7 +5,9 @@
    Reduce, operations in flight together on different buffers, FetchAndOp, Gather, and an allgather
    SF made ghostwire after SetUp. Any difference
    from basic is an error naming the case. -expect_fast 1 (0) also requires that the fast path took
-   (did not take) operations; -1 checks nothing about it. */
+   (did not take) operations; -1 checks nothing about it. -expect_transfer segment (cma) requires
+   that messages to node peers went only through the segment (that some were read straight from
+   the peer's array by cross-memory attach), summed over all ranks. */
 static const char help[] = "Compares the PetscSF type ghostwire with basic.\n";
 
 #include <petscsf.h>
@@ -229,16 +231,13 @@ static PetscErrorCode compare_in_flight(PetscSF basic, PetscSF gw, const Graph *
     PetscCall(buffers_create(g, units[k], 100u + (unsigned)k, &w[k]));
     PetscCall(run(basic, units[k], ops[k], bcast[k], &b[k]));
   }
-  if (g->rootoffset) { /* one array per operation: the three must not share it */
-    for (int k = 0; k < 3; k++) PetscCall(run(gw, units[k], ops[k], bcast[k], &w[k]));
-  } else {
-    PetscCall(PetscSFBcastBegin(gw, scalar->unit, w[0].root, w[0].leaf, MPI_SUM));
-    PetscCall(PetscSFReduceBegin(gw, integer->unit, w[1].leaf, w[1].root, MPI_MAX));
-    PetscCall(PetscSFBcastBegin(gw, scalar->unit, w[2].root, w[2].leaf, MPI_REPLACE));
-    PetscCall(PetscSFBcastEnd(gw, scalar->unit, w[2].root, w[2].leaf, MPI_REPLACE));
-    PetscCall(PetscSFBcastEnd(gw, scalar->unit, w[0].root, w[0].leaf, MPI_SUM));
-    PetscCall(PetscSFReduceEnd(gw, integer->unit, w[1].leaf, w[1].root, MPI_MAX));
-  }
+  /* With roots and leaves in one array (variant 3), each operation has its own such array. */
+  PetscCall(PetscSFBcastBegin(gw, scalar->unit, w[0].root, w[0].leaf, MPI_SUM));
+  PetscCall(PetscSFReduceBegin(gw, integer->unit, w[1].leaf, w[1].root, MPI_MAX));
+  PetscCall(PetscSFBcastBegin(gw, scalar->unit, w[2].root, w[2].leaf, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(gw, scalar->unit, w[2].root, w[2].leaf, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(gw, scalar->unit, w[0].root, w[0].leaf, MPI_SUM));
+  PetscCall(PetscSFReduceEnd(gw, integer->unit, w[1].leaf, w[1].root, MPI_MAX));
   for (int k = 0; k < 3; k++) {
     PetscCall(buffers_compare(PetscObjectComm((PetscObject)gw), g, units[k], &b[k], &w[k], "operations in flight together"));
     PetscCall(buffers_destroy(g, &b[k]));
@@ -363,12 +362,13 @@ static void make_ops(OpCase ops[NOPS], MPI_Op user)
 }
 
 /* Every applicable unit and op, both directions, then the other checks, on one graph. */
-static PetscErrorCode compare_graph(MPI_Comm comm, PetscInt variant, const UnitCase units[NUNITS], const OpCase ops[NOPS], PetscInt *checks, PetscInt *fast)
+static PetscErrorCode compare_graph(MPI_Comm comm, PetscInt variant, const UnitCase units[NUNITS], const OpCase ops[NOPS], PetscInt *checks, PetscInt *fast, PetscInt transfers[2])
 {
   Graph    g;
   PetscSF  basic, gw;
-  PetscInt bcasts = 0, reduces = 0;
+  PetscInt bcasts = 0, reduces = 0, staged = 0, read = 0;
   PetscErrorCode (*get_counts)(PetscSF, PetscInt *, PetscInt *) = NULL;
+  PetscErrorCode (*get_transfer_counts)(PetscSF, PetscInt *, PetscInt *) = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(make_graph(comm, variant, &g));
@@ -387,6 +387,11 @@ static PetscErrorCode compare_graph(MPI_Comm comm, PetscInt variant, const UnitC
   PetscCheck(get_counts, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the ghostwire SF has no PetscSFGhostwireGetCounts_C");
   PetscCall(get_counts(gw, &bcasts, &reduces));
   *fast += bcasts + reduces;
+  PetscCall(PetscObjectQueryFunction((PetscObject)gw, "PetscSFGhostwireGetTransferCounts_C", &get_transfer_counts));
+  PetscCheck(get_transfer_counts, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the ghostwire SF has no PetscSFGhostwireGetTransferCounts_C");
+  PetscCall(get_transfer_counts(gw, &staged, &read));
+  transfers[0] += staged;
+  transfers[1] += read;
   PetscCall(PetscSFDestroy(&gw));
   PetscCall(PetscSFDestroy(&basic));
   PetscCall(PetscFree(g.ilocal));
@@ -399,21 +404,27 @@ int main(int argc, char **argv)
   UnitCase    units[NUNITS];
   OpCase      ops[NOPS];
   MPI_Op      user;
-  PetscInt    expect_fast = -1, checks = 0, fast = 0;
+  PetscInt    expect_fast = -1, checks = 0, fast = 0, transfers[2] = {0, 0}, all[2];
   PetscMPIInt rank;
+  char        expect_transfer[16] = "";
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-expect_fast", &expect_fast, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-expect_transfer", expect_transfer, sizeof(expect_transfer), NULL));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(make_units(units));
   PetscCallMPI(MPI_Op_create(user_sum, 1, &user));
   make_ops(ops, user);
-  for (PetscInt variant = 0; variant < 4; variant++) PetscCall(compare_graph(PETSC_COMM_WORLD, variant, units, ops, &checks, &fast));
+  for (PetscInt variant = 0; variant < 4; variant++) PetscCall(compare_graph(PETSC_COMM_WORLD, variant, units, ops, &checks, &fast, transfers));
   PetscCall(compare_pattern(PETSC_COMM_WORLD));
   checks++;
   PetscCheck(expect_fast != 1 || fast > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] the fast path took no operation, but -expect_fast 1", rank);
   PetscCheck(expect_fast != 0 || fast == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] the fast path took %" PetscInt_FMT " operations, but -expect_fast 0", rank, fast);
+  PetscCallMPI(MPI_Allreduce(transfers, all, 2, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCheck(strcmp(expect_transfer, "segment") || (all[0] > 0 && all[1] == 0), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " messages through the segment, %" PetscInt_FMT " read by cross-memory attach, but -expect_transfer segment", all[0], all[1]);
+  PetscCheck(strcmp(expect_transfer, "cma") || all[1] > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "no message read by cross-memory attach, but -expect_transfer cma");
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sf_compare: messages to node peers: %" PetscInt_FMT " through the segment, %" PetscInt_FMT " by cross-memory attach\n", all[0], all[1]));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sf_compare: %" PetscInt_FMT " checks on 4 graphs, ghostwire equals basic; fast path on rank 0: %" PetscInt_FMT " operations\n", checks, fast));
   PetscCallMPI(MPI_Op_free(&user));
   PetscCall(free_units(units));
