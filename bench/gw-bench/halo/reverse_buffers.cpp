@@ -5,10 +5,6 @@
 
 namespace gwbench::halo {
 
-AddLoop::AddLoop(const ghostwire::Layout& to) {
-  to.for_each_run([&](std::size_t start, std::size_t count) { runs_.emplace_back(start, count); });
-}
-
 HaloCase transposed(const HaloCase& c) {
   HaloCase t;
   t.name = c.name;
@@ -24,22 +20,18 @@ HaloCase transposed(const HaloCase& c) {
   return t;
 }
 
-namespace {
-
-std::size_t sent_elements(const HaloCase& c) {
+std::size_t returning_elements(const HaloCase& c) {
   std::size_t count = 0;
   for (const Message& m : c.sends) count += m.layout.count();
   return count;
 }
 
-}  // namespace
-
 // The scratch is sized before MessageBuffers (built from the transposed case) lays the returning
 // messages out in it.
-ReverseBuffers::ReverseBuffers(const HaloCase& c, double* field)
+ReverseBuffers::ReverseBuffers(const HaloCase& c, double* field, double* area)
     : field_(field),
-      scratch_(std::max<std::size_t>(1, sent_elements(c)), 0.0),
-      buffers_(transposed(c), field, scratch_.data()) {
+      scratch_(area ? 0 : std::max<std::size_t>(1, returning_elements(c)), 0.0),
+      buffers_(transposed(c), field, area ? area : scratch_.data()) {
   for (const Message& m : c.sends) adds_.emplace_back(m.layout);
 }
 

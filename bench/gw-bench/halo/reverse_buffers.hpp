@@ -6,37 +6,25 @@
 // ghostwire's Plan::reverse_exchange combines in, so sums are the same run to run.
 #pragma once
 
-#include <utility>
 #include <vector>
 
+#include "add_loop.hpp"
 #include "halo_case.hpp"
 #include "message_buffers.hpp"
 
 namespace gwbench::halo {
 
-// Adds a message's doubles (in message order) into the elements of a layout, run by run: a plain
-// loop per contiguous run, as a person would write it.
-class AddLoop {
- public:
-  explicit AddLoop(const ghostwire::Layout& to);
-  void run(const double* data, double* field) const {
-    for (auto [start, count] : runs_) {
-      double* d = field + start;
-      for (std::size_t k = 0; k < count; ++k) d[k] += data[k];
-      data += count;
-    }
-  }
-
- private:
-  std::vector<std::pair<std::size_t, std::size_t>> runs_;  // (first element, count), message order
-};
-
 // The case with sends and receives swapped (the layouts only): what the reverse exchange moves.
 HaloCase transposed(const HaloCase& c);
 
+// The doubles that come back to this rank: all of its forward sends.
+std::size_t returning_elements(const HaloCase& c);
+
 class ReverseBuffers {
  public:
-  ReverseBuffers(const HaloCase& c, double* field);
+  // `area` (optional): where the returning messages land, one after another (mpi-put's window); it
+  // must hold returning_elements(c) doubles. Without it the buffers keep their own scratch.
+  ReverseBuffers(const HaloCase& c, double* field, double* area = nullptr);
   ReverseBuffers(const ReverseBuffers&) = delete;
   ReverseBuffers& operator=(const ReverseBuffers&) = delete;
 
