@@ -37,13 +37,17 @@ class Plot:
 
 
 def load_results(out_dir: Path) -> dict[str, list[dict]]:
-    """All JSON lines of a results folder's *.jsonl files, by benchmark name."""
+    """All JSON lines of a results folder's *.jsonl files, by benchmark name (halo --reverse rows as
+    halo-reverse)."""
     results: dict[str, list[dict]] = {}
     for path in sorted(out_dir.glob("*.jsonl")):
         for line in path.read_text().splitlines():
             record = parse_json_line(line)
             if record:
-                results.setdefault(record.get("bench", path.stem), []).append(record)
+                name = record.get("bench", path.stem)
+                if record.get("direction", "forward") != "forward":
+                    name += f"-{record['direction']}"  # halo --reverse: never mixed into the forward rows
+                results.setdefault(name, []).append(record)
     return results
 
 

@@ -7,6 +7,9 @@
 // ghost values in field() afterwards. exchange() returns when this rank's ghost cells hold the
 // neighbours' current values and this rank may overwrite its owned cells (every neighbour has
 // finished reading them).
+//
+// With --reverse the benchmark writes ghost values instead and calls reverse_sum() (only on
+// implementations built for it: ExchangerSetup::direction, reverse_unsupported_reason).
 #pragma once
 
 #include <memory>
@@ -32,9 +35,17 @@ class Exchanger {
 
   virtual double* field() = 0;  // the array (case.elements doubles) this implementation exchanges
   virtual void exchange() = 0;
+  // The reverse exchange with sum: every ghost value a forward receive fills goes back to its owner,
+  // which adds it to the element it mirrors; the owned value first, then by neighbour rank, then in
+  // message (tag) order, then position in the message, as ghostwire's Plan::reverse_exchange does,
+  // so sums are the same on every run. Returns when this rank's owned elements hold their sums and
+  // it may overwrite its ghost cells (every neighbour has finished reading them).
+  virtual void reverse_sum();
   // How ghostwire moves the bytes ("shm", "shm+p2p", "p2p", ...); empty for the others.
   virtual std::string transport() const { return ""; }
 };
+
+enum class Direction { forward, reverse };
 
 // What every implementation is built from. `shared_field` is the case's array in a ghostwire
 // Segment (so ghostwire's node peers can read it in place); gw and the MPI implementations all
@@ -43,12 +54,15 @@ struct ExchangerSetup {
   RunContext& context;
   const HaloCase& halo_case;
   ghostwire::Segment& shared_field;
+  Direction direction = Direction::forward;  // reverse: build what reverse_sum() needs
 };
 
 // The implementations, in the order of the report's columns.
 const std::vector<std::string>& exchanger_names();
 std::string_view exchanger_summary(std::string_view name);
 bool is_mpi_exchanger(std::string_view name);  // the baselines gw is compared against
+// Why `name` has no reverse exchange in this benchmark, or "" when it has one.
+std::string_view reverse_unsupported_reason(std::string_view name);
 // Why `name` cannot run in this job, or "" when it can.
 std::string unavailable_reason(std::string_view name, const RunContext& context);
 // Collective over MPI_COMM_WORLD.

@@ -28,4 +28,9 @@ std::string_view exchanger_summary(std::string_view name) { return summary_of(ex
 
 bool is_mpi_exchanger(std::string_view name) { return name.substr(0, 4) == "mpi-"; }
 
+std::string_view reverse_unsupported_reason(std::string_view name) {
+  (void)name;  // every implementation has one
+  return "";
+}
+
 }  // namespace gwbench::halo

@@ -13,9 +13,13 @@ std::string unavailable_reason(std::string_view name, const RunContext& context)
   return "";
 }
 
+void Exchanger::reverse_sum() { throw std::logic_error("this halo implementation has no reverse exchange"); }
+
 std::unique_ptr<Exchanger> make_exchanger(std::string_view name, const ExchangerSetup& setup) {
   if (std::string why = unavailable_reason(name, setup.context); !why.empty())
     throw std::runtime_error("implementation " + std::string(name) + " cannot run here: " + why);
+  if (std::string_view why = reverse_unsupported_reason(name); setup.direction == Direction::reverse && !why.empty())
+    throw std::logic_error("implementation " + std::string(name) + " has no reverse exchange: " + std::string(why));
   if (name == "gw") return make_gw_exchanger(setup);
   if (name == "mpi-isend") return make_mpi_isend_exchanger(setup);
   if (name == "mpi-persistent") return make_mpi_persistent_exchanger(setup);

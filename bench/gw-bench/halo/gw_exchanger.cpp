@@ -3,7 +3,8 @@
 // place or write into its ghost cells (one copy, no packing, or one copy into the ghosts); built
 // once, then plan.exchange() per exchange. Grids describe each message as a box; the unstructured
 // case builds its plan with make_unstructured_plan from the ghost map alone, as a user of an
-// unstructured mesh would (its ghosts, after the owned points, are in the Segment too).
+// unstructured mesh would (its ghosts, after the owned points, are in the Segment too). Reverse
+// (--reverse): the same plan with enable_reverse(), then plan.reverse_exchange(sum of float64).
 #include <mpi.h>
 
 #include "exchanger.hpp"
@@ -13,12 +14,16 @@
 namespace gwbench::halo {
 namespace {
 
-ghostwire::Plan build_plan(ghostwire::Segment& segment, const HaloCase& c) {
+ghostwire::Plan build_plan(ghostwire::Segment& segment, const HaloCase& c, Direction direction) {
   ghostwire::World& world = segment.world();
   auto* base = reinterpret_cast<double*>(segment.data());
-  if (c.unstructured)
-    return ghostwire::make_unstructured_plan(world, segment, 0, c.owned_elements, base + c.owned_elements, c.ghost_map,
-                                             sizeof(double));
+  const bool reverse = direction == Direction::reverse;
+  if (c.unstructured) {
+    ghostwire::Plan plan = ghostwire::make_unstructured_plan(world, segment, 0, c.owned_elements,
+                                                             base + c.owned_elements, c.ghost_map, sizeof(double));
+    if (reverse) plan.enable_reverse();  // committed already: collective, builds it at once
+    return plan;
+  }
   // The messages between one pair are told apart by channel: the position of their tag among the
   // pair's tags in that direction, which both sides list in the same order.
   auto channels_of = [](const auto& messages) {
@@ -40,6 +45,7 @@ ghostwire::Plan build_plan(ghostwire::Segment& segment, const HaloCase& c) {
     plan.add_send(send_channel[i], c.sends[i].neighbour, field, c.sends[i].layout);
   for (std::size_t i = 0; i < c.receives.size(); ++i)
     plan.add_receive(receive_channel[i], c.receives[i].neighbour, field, c.receives[i].layout);
+  if (reverse) plan.enable_reverse();
   plan.commit();
   return plan;
 }
@@ -56,11 +62,12 @@ class GwExchanger final : public Exchanger {
  public:
   explicit GwExchanger(const ExchangerSetup& setup)
       : segment_(setup.shared_field),
-        plan_(build_plan(setup.shared_field, setup.halo_case)),
+        plan_(build_plan(setup.shared_field, setup.halo_case, setup.direction)),
         transport_(transport_of(segment_.world(), setup.halo_case.neighbours())) {}
 
   double* field() override { return reinterpret_cast<double*>(segment_.data()); }
   void exchange() override { plan_.exchange(); }
+  void reverse_sum() override { plan_.reverse_exchange({ghostwire::ReduceOp::sum, ghostwire::ScalarType::float64}); }
   std::string transport() const override { return transport_; }
 
  private:

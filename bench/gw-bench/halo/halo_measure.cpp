@@ -14,6 +14,7 @@
 #include "../run_context.hpp"
 #include "exchanger.hpp"
 #include "field_check.hpp"
+#include "reverse_check.hpp"
 
 namespace gwbench::halo {
 namespace {
@@ -26,14 +27,42 @@ double median(std::vector<double> values) {
   return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
 }
 
+// A step's parts around the exchange, by direction. Forward: owned cells rewritten, received
+// ghosts used and checked (field_check.hpp). Reverse: owned cells and ghosts rewritten, the owned
+// cells that receive sums used and checked (reverse_check.hpp).
+struct ForwardSteps {
+  static constexpr Direction direction = Direction::forward;
+  FieldCheck check;
+  ForwardSteps(const HaloCase& c, const RunContext&) : check(c) {}
+  static void exchange(Exchanger& x) { x.exchange(); }
+  void prepare(double* field, std::uint64_t) const { check.advance_owned(field); }
+  void use(const double* field) { check.touch_received(field); }
+  void check_step(const double* field, std::uint64_t e, const std::string& impl) const {
+    check.check_received(field, e, impl);
+  }
+};
+
+struct ReverseSteps {
+  static constexpr Direction direction = Direction::reverse;
+  ReverseCheck check;
+  ReverseSteps(const HaloCase& c, const RunContext& context) : check(c, context.rank(), context.size()) {}
+  static void exchange(Exchanger& x) { x.reverse_sum(); }
+  void prepare(double* field, std::uint64_t e) const { check.advance(field, e); }
+  void use(const double* field) { check.touch_reduced(field); }
+  void check_step(const double* field, std::uint64_t e, const std::string& impl) const {
+    check.check_reduced(field, e, impl);
+  }
+};
+
+template <class Steps>
 class CaseBench {
  public:
   CaseBench(RunContext& context, const HaloOptions& options, const HaloCase& c, const std::vector<std::string>& names)
       : options_(options),
-        check_(c),
+        steps_(c, context),
         field_(std::make_unique<ghostwire::Segment>(context.world(), std::max<std::size_t>(1, c.elements) * sizeof(double), 1)),
         names_(names) {
-    ExchangerSetup setup{context, c, *field_};
+    ExchangerSetup setup{context, c, *field_, Steps::direction};
     for (const std::string& name : names) exchangers_.push_back(make_exchanger(name, setup));
   }
   ~CaseBench() {
@@ -52,9 +81,9 @@ class CaseBench {
   void verified_exchange(std::size_t k) {
     Exchanger& x = *exchangers_[k];
     std::uint64_t e = next_epochs(1);
-    check_.fill(x.field(), e);
-    x.exchange();
-    check_.check(x.field(), e, names_[k]);
+    steps_.check.fill(x.field(), e);
+    Steps::exchange(x);
+    steps_.check.check(x.field(), e, names_[k]);
   }
 
   // `count` steps, each as an application's (field_check.hpp): rewrite every owned element, wait
@@ -75,20 +104,20 @@ class CaseBench {
     const std::string& name = names_[k];
     std::uint64_t e = next_epochs(static_cast<std::uint64_t>(count));
     const bool every = options_.verify == HaloVerify::every;
-    if (!every) check_.fill(field, e - 1);  // the step before the first
+    if (!every) steps_.check.fill(field, e - 1);  // the step before the first
     clock::duration exchanging{};
     mpi_call(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
     const auto start = clock::now();
     for (long i = 0; i < count; ++i, ++e) {
-      if (every) check_.fill(field, e);
-      else check_.advance_owned(field);
+      if (every) steps_.check.fill(field, e);
+      else steps_.prepare(field, e);
       mpi_call(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
       const auto before = clock::now();
-      if (k != 0 || i + 1 != options_.skip_exchange) x.exchange();
-      check_.touch_received(field);
+      if (k != 0 || i + 1 != options_.skip_exchange) Steps::exchange(x);
+      steps_.use(field);
       exchanging += clock::now() - before;
-      if (every) check_.check(field, e, name);
-      else check_.check_received(field, e, name);
+      if (every) steps_.check.check(field, e, name);
+      else steps_.check_step(field, e, name);
     }
     double seconds[2] = {std::chrono::duration<double>(exchanging).count(),
                          std::chrono::duration<double>(clock::now() - start).count()};
@@ -129,15 +158,15 @@ class CaseBench {
   std::uint64_t next_epochs(std::uint64_t count) {
     std::uint64_t first = epoch_ + 1;
     epoch_ += count;
-    if (epoch_ > check_.epoch_limit())
-      throw std::runtime_error("halo: more than " + std::to_string(check_.epoch_limit()) +
+    if (epoch_ > steps_.check.epoch_limit())
+      throw std::runtime_error("halo: more than " + std::to_string(steps_.check.epoch_limit()) +
                                " exchanges of one case; the verification values would lose precision "
                                "(use a smaller --min-time or --iterations)");
     return first;
   }
 
   const HaloOptions& options_;
-  FieldCheck check_;
+  Steps steps_;
   std::unique_ptr<ghostwire::Segment> field_;  // the array gw and the MPI implementations exchange on
   std::vector<std::string> names_;
   std::vector<std::unique_ptr<Exchanger>> exchangers_;
@@ -154,9 +183,12 @@ CaseStats case_stats(const HaloCase& c) {
   return {sums[0], static_cast<long>(sums[1]), neighbours};
 }
 
-std::vector<HaloResult> measure_case(RunContext& context, const HaloOptions& o, const HaloCase& c,
+namespace {
+
+template <class Steps>
+std::vector<HaloResult> measure_with(RunContext& context, const HaloOptions& o, const HaloCase& c,
                                      const CaseStats& stats, const std::vector<std::string>& names) {
-  CaseBench bench(context, o, c, names);
+  CaseBench<Steps> bench(context, o, c, names);
   const std::size_t count = bench.size();
   for (std::size_t k = 0; k < count; ++k) bench.verified_exchange(k);
   std::vector<long> iterations;
@@ -190,6 +222,14 @@ std::vector<HaloResult> measure_case(RunContext& context, const HaloOptions& o, 
     results.push_back(r);
   }
   return results;
+}
+
+}  // namespace
+
+std::vector<HaloResult> measure_case(RunContext& context, const HaloOptions& o, const HaloCase& c,
+                                     const CaseStats& stats, const std::vector<std::string>& names) {
+  if (o.reverse) return measure_with<ReverseSteps>(context, o, c, stats, names);
+  return measure_with<ForwardSteps>(context, o, c, stats, names);
 }
 
 }  // namespace gwbench::halo

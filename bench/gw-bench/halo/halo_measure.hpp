@@ -4,7 +4,7 @@
 // the machine hits all of them alike) and report the median. All ranks take part in every
 // exchange; each exchange is one step of an application (rewrite the owned cells, exchange, use
 // the ghosts: halo_measure.cpp), and a repetition's time is the slowest rank's sum of the timed
-// parts of its steps.
+// parts of its steps. With --reverse the same, each step the reverse exchange's (reverse_check.hpp).
 #pragma once
 
 #include <string>

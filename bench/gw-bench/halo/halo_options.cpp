@@ -75,6 +75,10 @@ HaloOptions parse_halo_options(const std::vector<std::string>& args) {
   if (!point_cloud_available()) case_names.pop_back();  // "unstructured" is last
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string option = args[i], value;
+    if (option == "--reverse") {  // the one option without a value
+      o.reverse = true;
+      continue;
+    }
     if (std::size_t equals = option.find('='); option.rfind("--", 0) == 0 && equals != std::string::npos) {
       value = option.substr(equals + 1);
       option.resize(equals);
@@ -136,6 +140,9 @@ std::string halo_options_help() {
       "                     element (the next exchange's values), after it checks every received ghost;\n"
       "                     every cell is checked after each repetition. every: every cell rewritten\n"
       "                     and checked around every exchange (slow: for tests, not timings)\n"
+      "  --reverse          time the reverse exchange instead: ghost values sent back to their owners\n"
+      "                     and added (gw: Plan::reverse_exchange, sum); every owned sum checked\n"
+      "                     exactly. Implementations without one are left out with a note\n"
       "  --format table|json|both   what to print on standard output (default both)\n"
       "  --skip-exchange N  for tests of the verification: step N of every timed loop of the first\n"
       "                     implementation leaves the exchange out, so the check must find stale ghosts\n";

@@ -26,6 +26,9 @@ struct HaloOptions {
   // implementation leaves out the exchange on every rank, so its ghosts stay stale; 0: never.
   long skip_exchange = 0;
   HaloFormat format = HaloFormat::both;
+  // --reverse: time the reverse exchange with sum (ghosts back to their owners, added) instead,
+  // on the implementations that have one (reverse_unsupported_reason).
+  bool reverse = false;
 };
 
 // Throws UsageError for anything it does not understand.

@@ -57,7 +57,8 @@ std::string halo_json_line(const HaloResult& r, const HaloRun& run) {
          ",\"repeats\":" + std::to_string(r.repeats) + ",\"iterations\":" + std::to_string(r.iterations) +
          ",\"transport\":" + (r.transport.empty() ? std::string("null") : quoted(r.transport)) +
          ",\"nodes\":" + std::to_string(run.nodes) + ",\"hosts\":" + std::to_string(run.hosts) +
-         ",\"mpi\":" + quoted(run.mpi) + ",\"verify\":" + quoted(run.verify) + ",\"usec_per_repeat\":[" + repeats +
+         ",\"mpi\":" + quoted(run.mpi) + ",\"verify\":" + quoted(run.verify) +
+         ",\"direction\":" + quoted(run.direction) + ",\"usec_per_repeat\":[" + repeats +
          "]}";
 }
 

@@ -32,9 +32,11 @@ struct HaloRun {
   std::string path;  // intra, emulated, multihost
   int ranks = 0, nodes = 0, hosts = 0;
   std::string mpi, verify;
+  std::string direction;  // forward, or reverse (--reverse)
 };
 
-// {"bench":"halo","case":"2d-512-h1","impl":"gw","path":"intra","ranks":2,"usec":1.23,...}
+// {"bench":"halo","case":"2d-512-h1","impl":"gw","path":"intra","ranks":2,"usec":1.23,...,
+//  "direction":"forward","usec_per_repeat":[...]}
 std::string halo_json_line(const HaloResult& result, const HaloRun& run);
 
 class HaloTable {

@@ -34,6 +34,7 @@ std::vector<std::string> choose_implementations(const RunContext& context, const
                  std::find(o.implementations.begin(), o.implementations.end(), name) != o.implementations.end();
     if (!asked) continue;
     std::string why = unavailable_reason(name, context);
+    if (why.empty() && o.reverse && !reverse_unsupported_reason(name).empty()) continue;  // noted, not an error
     if (why.empty())
       chosen.push_back(name);
     else if (!o.implementations.empty())
@@ -53,15 +54,17 @@ int run_halo(RunContext& context, const HaloOptions& o) {
   const bool printing = context.rank() == 0;
   const bool table = o.format != HaloFormat::json, json = o.format != HaloFormat::table;
   HaloRun run{job_path(context), context.size(), context.ghostwire_nodes(), context.hosts(), context.mpi_library(),
-              o.verify == HaloVerify::every ? "every" : "ghosts"};
+              o.verify == HaloVerify::every ? "every" : "ghosts", o.reverse ? "reverse" : "forward"};
   HaloTable result_table(names);
   if (printing && table) {
     std::printf("# gw-bench halo: %d ranks, path %s (%d host%s, %d ghostwire node%s), %s\n", context.size(),
                 run.path.c_str(), context.hosts(), context.hosts() == 1 ? "" : "s", context.ghostwire_nodes(),
                 context.ghostwire_nodes() == 1 ? "" : "s", context.mpi_library().c_str());
-    std::printf("# usec per exchange (the exchange calls alone, slowest rank; every owned cell rewritten between "
+    if (o.reverse)
+      std::printf("# reverse exchange: ghost values sent back to their owners and summed, every owned sum checked\n");
+    std::printf("# usec per exchange (the exchange calls alone, slowest rank; every owned cell%s rewritten between "
                 "exchanges); median of %d repetition%s",
-                o.repeats, o.repeats == 1 ? "" : "s");
+                o.reverse ? " and ghost" : "", o.repeats, o.repeats == 1 ? "" : "s");
     if (o.iterations > 0) std::printf(" of %ld exchanges\n", o.iterations);
     else std::printf(" of ~%.3g s each\n", o.min_time);
     std::printf("# implementations:");
@@ -70,6 +73,10 @@ int run_halo(RunContext& context, const HaloOptions& o) {
     for (const std::string& name : exchanger_names())
       if (std::string why = unavailable_reason(name, context); !why.empty())
         std::printf("# not here: %s (%s)\n", name.c_str(), why.c_str());
+    if (o.reverse)
+      for (const std::string& name : exchanger_names())
+        if (std::string_view why = reverse_unsupported_reason(name); !why.empty())
+          std::printf("# no reverse exchange: %s (%.*s)\n", name.c_str(), static_cast<int>(why.size()), why.data());
     result_table.print_heading(stdout);
   }
 
@@ -96,10 +103,14 @@ int run_halo(RunContext& context, const HaloOptions& o) {
       for (const std::string& line : descriptions) std::printf("%s\n", line.c_str());
     if (json && table)
       for (const HaloResult& r : results) std::printf("%s\n", halo_json_line(r, run).c_str());
+    const char* checked = o.reverse ? (o.verify == HaloVerify::every
+                                           ? "reverse sums: every cell after every exchange"
+                                           : "reverse sums: ghosts rewritten and owned sums checked every exchange, every cell after each repetition")
+                                    : (o.verify == HaloVerify::every
+                                           ? "every cell after every exchange"
+                                           : "owned cells rewritten and received ghosts checked every exchange, every cell after each repetition");
     std::printf("# gw-bench halo: %zu results (%zu cases x %zu implementations), every exchange verified (%s)\n",
-                results.size(), o.cases.size(), names.size(),
-                o.verify == HaloVerify::every ? "every cell after every exchange"
-                                              : "owned cells rewritten and received ghosts checked every exchange, every cell after each repetition");
+                results.size(), o.cases.size(), names.size(), checked);
     std::fflush(stdout);
   }
   MPI_Barrier(MPI_COMM_WORLD);
@@ -112,7 +123,7 @@ Subcommand halo_subcommand() {
   Subcommand s;
   s.name = "halo";
   s.summary = "halo exchange of 2-D, 3-D and unstructured cases: ghostwire vs MPI styles vs the raw floor";
-  s.usage = "[--cases LIST] [--impl LIST] [--points N] [--min-time SEC | --iterations N] [--repeats N] ...";
+  s.usage = "[--cases LIST] [--impl LIST] [--points N] [--min-time SEC | --iterations N] [--repeats N] [--reverse] ...";
   s.parse = [](const std::vector<std::string>& args) -> Job {
     HaloOptions o = parse_halo_options(args);
     return [o](RunContext& context) { return run_halo(context, o); };

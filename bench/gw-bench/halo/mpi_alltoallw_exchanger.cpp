@@ -7,13 +7,20 @@
 //
 // The send and receive regions are disjoint parts of one array, but MPI forbids passing the same
 // buffer as input and output, so receives are addressed from MPI_BOTTOM with absolute addresses.
+//
+// Reverse (--reverse): a collective cannot add into the owned elements, so the graph is built the
+// other way round, the ghost regions go back with the receive datatypes (from MPI_BOTTOM), land one
+// neighbour after another in a scratch area (reverse_buffers.hpp; its packing storage unused), and
+// the owner adds them in (neighbour, tag) order.
 #include <mpi.h>
 
 #include <climits>
+#include <memory>
 #include <stdexcept>
 
 #include "../mpi_call.hpp"
 #include "exchanger.hpp"
+#include "reverse_buffers.hpp"
 
 namespace gwbench::halo {
 namespace {
@@ -102,6 +109,43 @@ void per_neighbour(const Messages& messages, std::vector<int>& ranks, std::vecto
   }
 }
 
+MPI_Comm make_graph(const std::vector<int>& sources, const std::vector<int>& destinations) {
+  MPI_Comm graph = MPI_COMM_NULL;
+  int unused = 0;
+  mpi_call(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(sources.size()),
+                                          sources.empty() ? &unused : sources.data(), MPI_UNWEIGHTED,
+                                          static_cast<int>(destinations.size()),
+                                          destinations.empty() ? &unused : destinations.data(), MPI_UNWEIGHTED,
+                                          MPI_INFO_NULL, 0, &graph),
+           "MPI_Dist_graph_create_adjacent");
+  MPI_Comm_set_errhandler(graph, MPI_ERRORS_RETURN);
+  return graph;
+}
+
+// Where the reverse messages of each forward destination land in the scratch, and how many doubles.
+struct ScratchSlices {
+  double* base = nullptr;
+  std::vector<int> counts;
+  std::vector<MPI_Aint> displacements;  // bytes from base
+  std::vector<MPI_Datatype> types;      // MPI_DOUBLE each
+};
+
+ScratchSlices scratch_slices(const ReverseBuffers& reverse) {
+  static double unused = 0;
+  ScratchSlices s;
+  const auto& messages = reverse.receives();
+  s.base = messages.empty() ? &unused : messages[0].data;
+  for (std::size_t i = 0; i < messages.size(); ++i) {
+    if (i == 0 || messages[i].neighbour != messages[i - 1].neighbour) {
+      s.counts.push_back(0);
+      s.displacements.push_back(static_cast<MPI_Aint>((messages[i].data - s.base) * sizeof(double)));
+      s.types.push_back(MPI_DOUBLE);
+    }
+    s.counts.back() += messages[i].count;
+  }
+  return s;
+}
+
 class MpiAlltoallwExchanger final : public Exchanger {
  public:
   explicit MpiAlltoallwExchanger(const ExchangerSetup& setup)
@@ -114,14 +158,13 @@ class MpiAlltoallwExchanger final : public Exchanger {
     for (MPI_Aint& d : receive_displacements_) d = MPI_Aint_add(base, d);
     send_counts_.assign(send_types_.size(), 1);
     receive_counts_.assign(receive_types_.size(), 1);
-    int unused = 0;
-    mpi_call(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(sources.size()),
-                                            sources.empty() ? &unused : sources.data(), MPI_UNWEIGHTED,
-                                            static_cast<int>(destinations.size()),
-                                            destinations.empty() ? &unused : destinations.data(), MPI_UNWEIGHTED,
-                                            MPI_INFO_NULL, 0, &graph_),
-             "MPI_Dist_graph_create_adjacent");
-    MPI_Comm_set_errhandler(graph_, MPI_ERRORS_RETURN);
+    if (setup.direction == Direction::reverse) {
+      reverse_ = std::make_unique<ReverseBuffers>(setup.halo_case, field_);
+      scratch_ = scratch_slices(*reverse_);
+      graph_ = make_graph(destinations, sources);
+    } else {
+      graph_ = make_graph(sources, destinations);
+    }
   }
   ~MpiAlltoallwExchanger() override {
     for (MPI_Datatype& t : send_types_) MPI_Type_free(&t);
@@ -138,12 +181,22 @@ class MpiAlltoallwExchanger final : public Exchanger {
              "MPI_Neighbor_alltoallw");
   }
 
+  void reverse_sum() override {
+    mpi_call(MPI_Neighbor_alltoallw(MPI_BOTTOM, receive_counts_.data(), receive_displacements_.data(),
+                                    receive_types_.data(), scratch_.base, scratch_.counts.data(),
+                                    scratch_.displacements.data(), scratch_.types.data(), graph_),
+             "MPI_Neighbor_alltoallw");
+    reverse_->add();
+  }
+
  private:
   double* field_;
   MPI_Comm graph_ = MPI_COMM_NULL;
   std::vector<int> send_counts_, receive_counts_;
   std::vector<MPI_Aint> send_displacements_, receive_displacements_;
   std::vector<MPI_Datatype> send_types_, receive_types_;
+  std::unique_ptr<ReverseBuffers> reverse_;  // --reverse only
+  ScratchSlices scratch_;
 };
 
 }  // namespace

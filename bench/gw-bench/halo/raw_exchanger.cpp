@@ -10,6 +10,12 @@
 //   done = e   (release)  "I have finished reading my neighbours' data of exchange e"
 //   wait until every neighbour's done >= e: then I may overwrite my owned cells
 //
+// Reverse (--reverse): the same flags with the roles swapped. ready = e says "my ghosts of step e
+// are in place"; each owner adds its neighbours' ghost cells, read in place, into its owned cells
+// (AddLoop), neighbour by neighbour in rank order and message (tag) order, as ghostwire combines;
+// done = e says it has finished reading them, and once every neighbour's done >= e this rank may
+// overwrite its ghosts. Where the ghosts sit in the neighbour's array is learnt once, by message.
+//
 // MPI allocates the memory and is not called while measuring. Possible only when all ranks share
 // one host (intra and emulated paths).
 #include <mpi.h>
@@ -23,6 +29,7 @@
 #include "../mpi_call.hpp"
 #include "../run_context.hpp"
 #include "../spin_wait.hpp"
+#include "add_loop.hpp"
 #include "copy_loop.hpp"
 #include "exchanger.hpp"
 
@@ -82,6 +89,7 @@ class RawExchanger final : public Exchanger {
       neighbours_.push_back({n, Part{page_align(peer)}});
     }
     for (const Receive& r : c.receives) receives_.push_back({slot_of.at(r.neighbour), CopyLoop(r.source, r.layout)});
+    if (setup.direction == Direction::reverse) learn_ghosts(c, slot_of);
     pending_.reserve(receives_.size());
     mpi_call(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "MPI_Win_lock_all");
     mpi_call(MPI_Barrier(host_comm_), "MPI_Barrier");
@@ -121,6 +129,21 @@ class RawExchanger final : public Exchanger {
       wait_.until([&] { return load(n.part.done()) >= e; }, [&] { return describe("done", n, e); });
   }
 
+  // In a fixed order, so no "whichever neighbour is ready first" here.
+  void reverse_sum() override {
+    const std::uint64_t e = ++epoch_;
+    double* mine = mine_.array();
+    store(mine_.ready(), e);
+    for (const ReverseAdd& a : reverse_adds_) {
+      const Neighbour& n = neighbours_[a.neighbour];
+      wait_.until([&] { return load(n.part.ready()) >= e; }, [&] { return describe("ready", n, e); });
+      a.add.run(n.part.array(), mine);
+    }
+    store(mine_.done(), e);
+    for (const Neighbour& n : neighbours_)
+      wait_.until([&] { return load(n.part.done()) >= e; }, [&] { return describe("done", n, e); });
+  }
+
  private:
   struct Neighbour {
     int rank;
@@ -130,6 +153,41 @@ class RawExchanger final : public Exchanger {
     std::size_t neighbour;  // index into neighbours_
     CopyLoop copy;          // from the neighbour's array into mine
   };
+  struct ReverseAdd {
+    std::size_t neighbour;  // index into neighbours_
+    AddLoop add;            // from the neighbour's ghost cells into my owned cells
+  };
+
+  // Each receiver tells the owner where the ghosts of a message sit in its array (its receive
+  // layout's elements, message order); the owner's send of the same (neighbour, tag) gets them.
+  void learn_ghosts(const HaloCase& c, const std::map<int, std::size_t>& slot_of) {
+    std::vector<std::vector<unsigned long long>> sent, got;
+    std::vector<MPI_Request> requests;
+    for (const Receive& r : c.receives) {
+      sent.emplace_back();
+      r.layout.for_each_run([&](std::size_t first, std::size_t count) {
+        for (std::size_t k = 0; k < count; ++k) sent.back().push_back(first + k);
+      });
+    }
+    got.resize(c.sends.size());
+    for (std::size_t i = 0; i < c.sends.size(); ++i) {
+      got[i].resize(c.sends[i].layout.count());
+      requests.push_back(MPI_REQUEST_NULL);
+      mpi_call(MPI_Irecv(got[i].data(), static_cast<int>(got[i].size()), MPI_UNSIGNED_LONG_LONG, c.sends[i].neighbour,
+                         c.sends[i].tag, host_comm_, &requests.back()),
+               "MPI_Irecv");
+    }
+    for (std::size_t i = 0; i < c.receives.size(); ++i) {
+      requests.push_back(MPI_REQUEST_NULL);
+      mpi_call(MPI_Isend(sent[i].data(), static_cast<int>(sent[i].size()), MPI_UNSIGNED_LONG_LONG,
+                         c.receives[i].neighbour, c.receives[i].tag, host_comm_, &requests.back()),
+               "MPI_Isend");
+    }
+    mpi_call(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    for (std::size_t i = 0; i < c.sends.size(); ++i)
+      reverse_adds_.push_back({slot_of.at(c.sends[i].neighbour),
+                               AddLoop(std::vector<std::size_t>(got[i].begin(), got[i].end()), c.sends[i].layout)});
+  }
 
   std::string describe(const char* flag, const Neighbour& n, std::uint64_t e) const {
     std::uint64_t value = load(flag[0] == 'r' ? n.part.ready() : n.part.done());
@@ -144,6 +202,7 @@ class RawExchanger final : public Exchanger {
   Part mine_;
   std::vector<Neighbour> neighbours_;
   std::vector<ReceiveCopy> receives_;
+  std::vector<ReverseAdd> reverse_adds_;  // --reverse only; (neighbour, tag) order
   std::vector<std::size_t> pending_;
   std::uint64_t epoch_ = 0;
 };
