@@ -177,6 +177,22 @@ SUITE.append(Benchmark(
     plot=Plot(x="case", y="usec", xlabel="case", ylabel="time per exchange [usec]", logx=False, bars=True),
     goals=halo_goals()))
 
+# gw-bench halo --reverse (issue 33): the reverse exchange, ghost values summed into their owners,
+# on the same cases; MPI's way is the owners' persistent receives and an add per value, as PetscSF's
+# basic Reduce does (issue 33's goal: gw at most 0.6x of it inside a node).
+SUITE.append(Benchmark(
+    name="halo-reverse", program="bench/gw-bench", args=["halo", "--reverse"],
+    quick_args=["--cases", "2d-512-h1,3d-64-7pt,unstructured", "--points", "5000", "--min-time", "0.01",
+                "--repeats", "2", "--warmup", "2"],
+    launches=[Launch("intra", args=["--min-time", "0.03", "--repeats", "11"], seconds=25)],
+    table=Table(row="case", value="usec", title="time per reverse exchange (sum) [usec] (slowest rank)",
+                keep_order=True),
+    plot=Plot(x="case", y="usec", xlabel="case", ylabel="time per reverse exchange [usec]", logx=False, bars=True),
+    goals=[Goal("intra", case, "gw", "mpi-persistent", 0.6,
+                f"reverse sum: gw at most 0.6x MPI's persistent messages and adds, PetscSF basic's way ({case})",
+                headline=case == "3d-64-7pt")
+           for case in HALO_CASES]))
+
 # gw-dist-bench (issue 5): Grid::update_halo against the same exchange written with a raw Plan,
 # MPI_Neighbor_alltoallw and Isend/Irecv, and the Jacobi example against the same program in plain
 # MPI, 2 ranks, 1024^2 and 4096^2. Goals (issue 5): update_halo within 10% of the raw plan and faster
