@@ -60,22 +60,20 @@ DEFAULT_LAUNCHES = "intra-1,intra-2,intra-4,emulated-2,multihost-2"
 # the 8 variants of today's build (4 exchanges x 2 sync modes). Measured on the 2-vCPU VM (lightly
 # loaded): clover_bm_short's 960 x 960 step takes ~80 ms on one rank and ~45 ms on two, plus ~0.15 s
 # per run to allocate and generate the fields; clover_strong's 128 x 128 step ~0.8 ms and ~0.45 ms.
-#  - Steps per run: 8 of clover_bm_short's 87 (0.45-0.7 s per run; its test problem is not checked
-#    then, the tests do that), 400 of clover_strong's 1000 (0.3-0.4 s). Shorter runs are dominated
-#    by the VM's jitter; every variant computes the same steps. (10 and 600 kept the section at 3.5
-#    minutes on an AMD EPYC VM but took 5.5 on the Intel Xeon VM that replaced it, and the main job
-#    to 14.8 of its 15 minutes.)
-#  - Rounds: 7 on both decks (the 1.1x goal at intra-2 and intra-4 needs the narrowest interval;
-#    with 3 rounds, clover_bm_short's verdicts flipped between runs: a median of 3 paired rounds
-#    moves with one slow round); 2 on one rank, where no variant exchanges anything (one chunk)
-#    and the goal only checks that a variant costs nothing there.
-# About 30-50 s per launch with 8 variants on clover_bm_short and 10 (commfree too) on clover_strong
-# (intra-4 the longest: 4 ranks share the 2 cores), plus ~1.5 s per job to start MPI: about 3.5
-# minutes in all (the main job at 8f6cf3a). A busy machine stretches it 2-3x.
-DEFAULT_STEPS = {"clover_bm_short": 8, "clover_strong": 400}
+#  - Steps per run: 6 of clover_bm_short's 87 (0.4-0.6 s per run; its test problem is not checked
+#    then, the tests do that), 300 of clover_strong's 1000 (0.2-0.3 s). Shorter runs are dominated
+#    by the VM's jitter; every variant computes the same steps.
+#  - Rounds: 7 on clover_strong at intra-2 and intra-4 (its 1.1x goal needs the narrowest interval;
+#    with 3 rounds verdicts flipped between runs: a median of 3 paired rounds moves with one slow
+#    round), 5 elsewhere; 2 on one rank, where no variant exchanges anything (one chunk) and the goal
+#    only checks that a variant costs nothing there.
+# The section took 5.3 minutes on the Intel Xeon VM with 8 and 400 steps and 7 rounds everywhere
+# (the main job at 19.4 of its 15 minutes once the PetscSF section came in); these settings cut it
+# by about a third.
+DEFAULT_STEPS = {"clover_bm_short": 6, "clover_strong": 300}
 QUICK_STEPS = {"clover_bm_short": 3, "clover_strong": 60}
 GOAL_ROUNDS = 7
-OTHER_ROUNDS = 7
+OTHER_ROUNDS = 5
 SINGLE_RANK_ROUNDS = 2
 STRONG_GOAL_LAUNCHES = ("intra-2", "intra-4")
 STRONG_SPEEDUP = 1.1
@@ -112,7 +110,7 @@ def rounds_for(opts, launch: str, deck: str) -> int:
         return opts.rounds
     if LAUNCHES[launch][1] == 1:
         return SINGLE_RANK_ROUNDS
-    return GOAL_ROUNDS if deck == STRONG else OTHER_ROUNDS
+    return GOAL_ROUNDS if deck == STRONG and launch in STRONG_GOAL_LAUNCHES else OTHER_ROUNDS
 
 
 def deck_path(deck: str) -> Path:

@@ -67,10 +67,12 @@ def sizes_of(opts, dim: int) -> str:
     return opts.sizes_2d if dim == 2 else opts.sizes_3d
 
 
-def sf_jobs(types: list[str], opts) -> list[tuple[str, list[str], int]]:
-    """(job name, types, rounds): the main job, then each separate type beside basic."""
+def sf_jobs(types: list[str], opts) -> list[tuple[str, list[str], int, int]]:
+    """(job name, types, rounds, scatters per timing or 0 for automatic): the main job, then each
+    separate type beside basic."""
     main = [t for t in types if t not in SEPARATE] + [f"ghostwire:{t}" for t in opts.transfers if "ghostwire" in types]
-    return [("main", main, opts.repeats)] + [(t, ["basic", t], opts.separate_repeats) for t in types if t in SEPARATE]
+    return [("main", main, opts.repeats, 0)] + [(t, ["basic", t], opts.separate_repeats, opts.separate_iters)
+                                               for t in types if t in SEPARATE]
 
 
 def run_sf(opts, out_dir: Path, log, types: list[str], failures: list[str]) -> None:
@@ -78,11 +80,12 @@ def run_sf(opts, out_dir: Path, log, types: list[str], failures: list[str]) -> N
     results = out_dir / "sf.jsonl"
     for launch in opts.launches:
         for dim, dof in ((2, 1), (2, 4), (3, 1), (3, 4)):
-            for job, job_types, rounds in sf_jobs(types, opts):
+            for job, job_types, rounds, iters in sf_jobs(types, opts):
                 before = len(common.load_records(results, "round_seconds"))
                 command = common.launch_command(opts, launch) + [
                     "--", str(program), "-dim", str(dim), "-dof", str(dof), "-sizes", sizes_of(opts, dim),
-                    "-reps", str(rounds), "-json", str(results)] + sf_options(opts, job_types)
+                    "-reps", str(rounds), "-json", str(results)] + (["-iters", str(iters)] if iters else []) \
+                    + sf_options(opts, job_types)
                 what = f"{launch} {dim}-D dof {dof}" + ("" if job == "main" else f" ({job} beside basic)")
                 print(f"== {what}", flush=True)
                 done = run_logged(command, log, opts.dry_run)
@@ -350,6 +353,8 @@ def options() -> argparse.Namespace:
     parser.add_argument("--sizes-3d", default="16,32,64,128", help="3-D points per rank per dimension")
     parser.add_argument("--separate-repeats", type=int, default=5,
                         help="rounds of the jobs of " + ", ".join(SEPARATE) + " beside basic")
+    parser.add_argument("--separate-iters", type=int, default=0,
+                        help="scatters per timing in those jobs (default 0: about 10 ms of basic's, at least 5)")
     parser.add_argument("--transfers", default="segment,cma",
                         help="ghostwire's transfers also timed forced (-sf_ghostwire_transfer), comma-separated; "
                              "empty for none")
