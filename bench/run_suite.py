@@ -231,7 +231,7 @@ SUITE.append(Benchmark(
 # point, the others at three tile sizes. bench/heat/run_heat_bench.py judges the goals.
 SUITE.append(Benchmark(
     name="heat", script="bench/heat/run_heat_bench.py",
-    script_runs=[ScriptRun(["--launches", "intra-2", "--grids", "1024", "--tiles", "8,16,32,64,128", "--repeats", "11",
+    script_runs=[ScriptRun(["--launches", "intra-2", "--grids", "1024", "--tiles", "8,16,32,64,128", "--repeats", "13",
                             "--seconds", "0.15"],
                            ["--quick", "--launches", "intra-2"], 85, "intra-2"),
                  ScriptRun(["--launches", "intra-4,emulated-2,multihost-2", "--grids", "1024", "--tiles", "8,32,128",

@@ -23,9 +23,10 @@ PetscErrorCode transfer_from_environment(Transfer* transfer) {
 
 // Measured with gw-petsc-sf-bench -run (docs/petsc.md, "One copy or two"): a call costs some
 // microseconds and every iovec (a run of the sender's array) pins its pages, so one copy pays from
-// 32 KiB in runs of 4 KiB on average; above 1 MiB a combining op (read, then combine on one core)
-// loses to the segment's two copies on two cores, a replacement (read into place) does not.
-constexpr std::size_t cma_min_bytes = 32 * 1024;
+// 8-16 KiB (2 ranks on 2 cores; 32 KiB with 4 ranks sharing them) in runs of 4 KiB on average;
+// above 1 MiB a combining op (read, then combine on one core) loses to the segment's two copies on
+// two cores, a replacement (read into place) does not.
+constexpr std::size_t cma_min_bytes = 16 * 1024;
 constexpr std::size_t cma_min_run_bytes = 4 * 1024;
 constexpr std::size_t cma_max_combined_bytes = 1024 * 1024;
 
