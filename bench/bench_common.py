@@ -44,10 +44,9 @@ def rotated(variants: list[str], repeat: int) -> list[str]:
     return variants[shift:] + variants[:shift]
 
 
-def run_side_by_side(command: list[str], log, app: str, variants: int, what: str,
-                     dry_run: bool) -> list[dict] | None:
-    """Runs one job of a program's side-by-side mode, its output into `log`; its JSON records of
-    `app`, one per variant, or None (a dry run, or a failure, which is announced)."""
+def run_logged(command: list[str], log, dry_run: bool) -> subprocess.CompletedProcess | None:
+    """Runs a job with the command and its output into `log`; None on a dry run (the command is
+    printed instead)."""
     log.write(f"\n== {shlex.join(command)}\n")
     if dry_run:
         print(shlex.join(command))
@@ -55,6 +54,16 @@ def run_side_by_side(command: list[str], log, app: str, variants: int, what: str
     result = subprocess.run(command, capture_output=True, text=True)
     log.write(result.stdout + result.stderr)
     log.flush()
+    return result
+
+
+def run_side_by_side(command: list[str], log, app: str, variants: int, what: str,
+                     dry_run: bool) -> list[dict] | None:
+    """Runs one job of a program's side-by-side mode, its output into `log`; its JSON records of
+    `app`, one per variant, or None (a dry run, or a failure, which is announced)."""
+    result = run_logged(command, log, dry_run)
+    if result is None:
+        return None
     records = [r for r in map(parse_json_line, result.stdout.splitlines()) if r and r.get("app") == app]
     if result.returncode != 0 or len(records) != variants:
         print(f"!! {what}: exit status {result.returncode} (see {log.name})", flush=True)

@@ -54,15 +54,9 @@ def run(opts, out_dir: Path, log, failures: list[str]) -> None:
 
 def job(command: list[str], log, dry_run: bool) -> list[dict] | None:
     """The job's copy records; [] when it failed or did not verify every byte; None on a dry run."""
-    import shlex
-    import subprocess
-    log.write(f"\n== {shlex.join(command)}\n")
-    if dry_run:
-        print(shlex.join(command))
+    done = common.run_logged(command, log, dry_run)
+    if done is None:
         return None
-    done = subprocess.run(command, capture_output=True, text=True)
-    log.write(done.stdout + done.stderr)
-    log.flush()
     if done.returncode != 0 or "every copied byte verified" not in done.stdout:
         return []
     return [r for r in map(common.parse_json_line, done.stdout.splitlines()) if r and r.get("bench") == "copy"]

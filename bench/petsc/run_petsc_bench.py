@@ -19,7 +19,6 @@ import argparse
 import json
 import re
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -49,18 +48,6 @@ def sf_options(opts, types: list[str]) -> list[str]:
     return extra
 
 
-def run_logged(command: list[str], log, dry_run: bool) -> subprocess.CompletedProcess | None:
-    """Runs a job with its output into `log`; None on a dry run (the command is printed)."""
-    log.write(f"\n== {' '.join(command)}\n")
-    if dry_run:
-        print(" ".join(command))
-        return None
-    done = subprocess.run(command, capture_output=True, text=True)
-    log.write(done.stdout + done.stderr)
-    log.flush()
-    return done
-
-
 def sizes_of(opts, dim: int) -> str:
     if opts.quick:
         return "64,512" if dim == 2 else "16,64"
@@ -88,7 +75,7 @@ def run_sf(opts, out_dir: Path, log, types: list[str], failures: list[str]) -> N
                     + sf_options(opts, job_types)
                 what = f"{launch} {dim}-D dof {dof}" + ("" if job == "main" else f" ({job} beside basic)")
                 print(f"== {what}", flush=True)
-                done = run_logged(command, log, opts.dry_run)
+                done = common.run_logged(command, log, opts.dry_run)
                 if done is None:
                     continue
                 added = common.load_records(results, "round_seconds")[before:]
@@ -136,7 +123,7 @@ def run_snes(opts, out_dir: Path, log, types: list[str], failures: list[str]) ->
                     "-snes_max_it", str(sweeps), "-snes_monitor", "-sf_type", sf_type, "-log_view", f":{view}"]
                 if sf_type == "ghostwire":
                     command += ["-dll_append", str(library(opts))]
-                done = run_logged(command, log, opts.dry_run)
+                done = common.run_logged(command, log, opts.dry_run)
                 if done is None:
                     continue
                 if done.returncode != 0 or not view.exists():
