@@ -14,9 +14,11 @@ namespace {
 
 using ghostwire::NotificationId;
 
-NotificationId data_slot(int sender) { return static_cast<NotificationId>(sender); }
-NotificationId ack_slot(const ghostwire::World& world, int reader) {
-  return static_cast<NotificationId>(world.size() + reader);
+NotificationId data_slot(const ghostwire::World& world, int half, int sender) {
+  return static_cast<NotificationId>(half * world.size() + sender);
+}
+NotificationId ack_slot(const ghostwire::World& world, int half, int reader) {
+  return static_cast<NotificationId>((2 + half) * world.size() + reader);
 }
 
 const char* name(Direction direction) { return direction == Direction::bcast ? "Bcast" : "Reduce"; }
@@ -32,6 +34,11 @@ struct Side {
     return at == peers.end() ? -1 : static_cast<int>(at - peers.begin());
   }
 };
+
+// The half of a node peer's part this link's operation uses (parts differ in size between ranks).
+const std::byte* peer_half(const Link& link, int peer) {
+  return link.segment->peer_data(peer) + static_cast<std::size_t>(link.half) * (link.segment->fast_path().sizes[peer] / 2);
+}
 
 bool repeats(const PetscInt* index, PetscInt n) {
   std::vector<PetscInt> sorted(index, index + n);
@@ -97,8 +104,10 @@ Link& NodeFastPath::acquire(std::size_t unit_bytes) {
     if (!link->in_use && link->capacity >= unit_bytes) return *link;
   auto link = std::make_unique<Link>();
   link->capacity = std::max<std::size_t>(unit_bytes, sizeof(double));  // an int link serves doubles later
-  link->segment = std::make_unique<ghostwire::Segment>(world_, header_bytes + link->capacity * units_sent_at_most(),
-                                                       2 * static_cast<std::size_t>(world_.size()));
+  const std::size_t line = header_bytes;  // each half starts on a cache line of its own
+  link->half_bytes = (header_bytes + link->capacity * units_sent_at_most() + line - 1) / line * line;
+  link->segment = std::make_unique<ghostwire::Segment>(world_, 2 * link->half_bytes,
+                                                       4 * static_cast<std::size_t>(world_.size()));
   links_.push_back(std::move(link));
   return *links_.back();
 }
@@ -107,6 +116,7 @@ Link& NodeFastPath::acquire(std::size_t unit_bytes) {
 Link& NodeFastPath::start(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata,
                           const Unit& decoded, UnpackFunction unpack, CombineRun combine) {
   Link& link = acquire(decoded.bytes);
+  link.half = static_cast<int>(link.uses++ & 1);
   wait_for_readers(link);
   link.in_use = true;
   link.begun = ++begun_;
@@ -123,13 +133,24 @@ Link& NodeFastPath::start(Direction direction, MPI_Datatype unit, const void* ro
   return link;
 }
 
+// Before packing into a half again: the readers of its last operation (two operations ago) are done.
 void NodeFastPath::wait_for_readers(Link& link) {
-  for (int reader : link.readers) ghostwire::notify_wait(*link.segment, ack_slot(world_, reader));
-  link.readers.clear();
+  std::vector<int>& readers = link.readers[link.half];
+  for (int reader : readers) ghostwire::notify_wait(*link.segment, ack_slot(world_, link.half, reader));
+  readers.clear();
+}
+
+// Asks for the lines of the acknowledgements the next operation on this link waits for (those of
+// the other half's readers), so that its Begin finds them at hand.
+void NodeFastPath::prefetch_acknowledgements(const Link& link) const {
+  const int next = link.half ^ 1;
+  const auto& f = link.segment->fast_path();
+  for (int reader : link.readers[next])
+    __builtin_prefetch(f.peer_base[f.my_rank] + sizeof(std::uint32_t) * ack_slot(world_, next, reader), 0, 2);
 }
 
 void NodeFastPath::wait_for_array_readers(Link& link) {
-  for (int reader : link.array_readers) ghostwire::notify_wait(*link.segment, ack_slot(world_, reader));
+  for (int reader : link.array_readers) ghostwire::notify_wait(*link.segment, ack_slot(world_, link.half, reader));
   link.array_readers.clear();
 }
 
@@ -158,9 +179,11 @@ void NodeFastPath::send(Link& link, MPI_Op op) {
                          std::to_string(units) + " units of it are sent from " + world_.where());
   const DirectionRuns& r = runs(link);
   const bool may_read = graph_.transfer != Transfer::segment && !arrays_overlap(link);
-  std::byte* area = link.segment->data() + header_bytes;
-  reinterpret_cast<LinkHeader*>(link.segment->data())->address = reinterpret_cast<std::uintptr_t>(data);
-  link.readers.clear();
+  std::byte* half = link.segment->data() + static_cast<std::size_t>(link.half) * link.half_bytes;
+  std::byte* area = half + header_bytes;
+  reinterpret_cast<LinkHeader*>(half)->address = reinterpret_cast<std::uintptr_t>(data);
+  std::vector<int>& readers = link.readers[link.half];
+  readers.clear();
   link.array_readers.clear();
   for (std::size_t p = 0; p < peers.size(); ++p) {
     if (link.direct_self && static_cast<int>(p) == r.self_send) continue;  // receive() takes them from `data`
@@ -176,12 +199,13 @@ void NodeFastPath::send(Link& link, MPI_Op op) {
     else
       pack(data, index.data() + offset[p], n, link.decoded.bytes,
            area + static_cast<std::size_t>(offset[p]) * link.decoded.bytes);
-    link.readers.push_back(peers[p]);
+    readers.push_back(peers[p]);
     if (static_cast<int>(p) != r.self_send) ++counts_.staged;
   }
   counts_.read += static_cast<long>(link.array_readers.size());
-  for (int peer : link.readers) ghostwire::notify(peer, *link.segment, data_slot(world_.rank()), staged);
-  for (int peer : link.array_readers) ghostwire::notify(peer, *link.segment, data_slot(world_.rank()), read_array);
+  const NotificationId mine = data_slot(world_, link.half, world_.rank());
+  for (int peer : readers) ghostwire::notify(peer, *link.segment, mine, staged);
+  for (int peer : link.array_readers) ghostwire::notify(peer, *link.segment, mine, read_array);
 }
 
 // Peer p's units straight from its array: into my array where the op replaces and my indices do
@@ -195,7 +219,7 @@ void NodeFastPath::read_peer(const Link& link, std::size_t p, void* data, MPI_Op
   const int peer = peers[p];
   const pid_t pid = graph_.pids[static_cast<std::size_t>(peer)];
   const auto address = static_cast<std::uintptr_t>(
-      reinterpret_cast<const LinkHeader*>(link.segment->peer_data(peer))->address);
+      reinterpret_cast<const LinkHeader*>(peer_half(link, peer))->address);
   const std::size_t bytes = link.decoded.bytes;
   if (op == MPI_REPLACE && !r.direct[p].empty() && r.direct[p].size() <= 2 * r.remote[p].size()) {
     read_runs(pid, peer, address, data, r.direct[p], bytes);
@@ -208,6 +232,26 @@ void NodeFastPath::read_peer(const Link& link, std::size_t p, void* data, MPI_Op
     combine_runs(r.combine[p], data, scratch_.data(), link.decoded, link.combine);
   else
     link.unpack(data, index.data() + offset[p], n, link.decoded.count, scratch_.data());
+}
+
+// Asks for the lines of the peers' packed units (and of my data slots) before my own units are
+// combined, so that they arrive meanwhile. Only a hint: a line the peer writes later is fetched again.
+void NodeFastPath::prefetch_arrivals(const Link& link) const {
+  const bool bcast = link.direction == Direction::bcast;
+  const std::vector<int>& peers = bcast ? graph_.root_ranks : graph_.leaf_ranks;
+  const std::vector<PetscInt>& offset = bcast ? graph_.roffset : graph_.ioffset;
+  const std::vector<PetscInt>& at = bcast ? graph_.at_root : graph_.at_leaf;
+  const auto& f = link.segment->fast_path();
+  const std::byte* slots = f.peer_base[f.my_rank];
+  std::size_t budget = prefetch_bytes;
+  for (std::size_t p = 0; p < peers.size() && budget > 0; ++p) {
+    if (peers[p] == world_.rank()) continue;
+    __builtin_prefetch(slots + sizeof(std::uint32_t) * data_slot(world_, link.half, peers[p]), 0, 2);
+    const std::byte* units = peer_half(link, peers[p]) + header_bytes + static_cast<std::size_t>(at[p]) * link.decoded.bytes;
+    const std::size_t bytes = std::min(budget, static_cast<std::size_t>(offset[p + 1] - offset[p]) * link.decoded.bytes);
+    for (std::size_t b = 0; b < bytes; b += 64) __builtin_prefetch(units + b, 0, 2);
+    budget -= bytes;
+  }
 }
 
 // Combines every peer's units, in PETSc's rank order, straight from the peer's part into my array.
@@ -223,23 +267,24 @@ void NodeFastPath::receive(Link& link, MPI_Op op) {
                      std::string("PetscSF ghostwire: ") + (bcast ? "leafdata" : "rootdata") + " is NULL but " +
                          std::to_string(offset.back()) + " units arrive for it at " + world_.where());
   const DirectionRuns& r = runs(link);
+  if (link.direct_self) prefetch_arrivals(link);
   for (std::size_t p = 0; p < peers.size(); ++p) {
     if (link.direct_self && static_cast<int>(p) == r.self_receive) {  // in its place in the rank order
       combine_runs(r.self, data, bcast ? link.rootdata : link.leafdata, link.decoded, link.combine);
       continue;
     }
-    if (ghostwire::notify_wait(*link.segment, data_slot(peers[p])) == read_array) {
+    const NotificationId done = ack_slot(world_, link.half, world_.rank());
+    if (ghostwire::notify_wait(*link.segment, data_slot(world_, link.half, peers[p])) == read_array) {
       read_peer(link, p, data, op);
-      ghostwire::notify(peers[p], *link.segment, ack_slot(world_, world_.rank()), 1);
+      ghostwire::notify(peers[p], *link.segment, done, 1);
       continue;
     }
-    const std::byte* units =
-        link.segment->peer_data(peers[p]) + header_bytes + static_cast<std::size_t>(at[p]) * link.decoded.bytes;
+    const std::byte* units = peer_half(link, peers[p]) + header_bytes + static_cast<std::size_t>(at[p]) * link.decoded.bytes;
     if (!r.combine[p].empty())
       combine_runs(r.combine[p], data, units, link.decoded, link.combine);
     else
       link.unpack(data, index.data() + offset[p], offset[p + 1] - offset[p], link.decoded.count, units);
-    ghostwire::notify(peers[p], *link.segment, ack_slot(world_, world_.rank()), 1);
+    ghostwire::notify(peers[p], *link.segment, done, 1);
   }
 }
 
@@ -317,6 +362,7 @@ PetscErrorCode NodeFastPath::end(Direction direction, MPI_Datatype unit, const v
   PetscCall(remote_end(*found, op));
   try {
     wait_for_array_readers(*found);  // the user may change my array once End returns
+    prefetch_acknowledgements(*found);
   } catch (const std::exception& e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s End failed: %s", name(direction), e.what());
   }

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The fast path between ranks of one node; edges between nodes go through `remote`, a basic SF of
 // only those edges, alongside (null when no rank has such an edge). Each in-flight operation holds
-// a link: a ghostwire
-// Segment whose part on every rank holds that rank's packed units for its peers, and the Segment's
-// notifications:
-//   data slot [sender]      "my packed units for you are ready" (root to leaf in Bcast, leaf to
-//                           root in Reduce)
-//   ack slot  [size+reader] "done reading your part": the part may be packed again
+// a link: a ghostwire Segment whose part on every rank holds two halves, used in turn by the
+// link's operations (so that an operation need not wait for the readers of the one before), each
+// with that rank's packed units for its peers; and per half h, the Segment's notifications:
+//   data slot [h*size+sender]     "my packed units for you are ready" (root to leaf in Bcast, leaf
+//                                 to root in Reduce)
+//   ack slot  [(2+h)*size+reader] "done reading your half h": it may be packed again
 // The sender packs in Begin and notifies; the receiver, in End, waits for each peer in a fixed order
 // (the order of ranks PETSc's basic SF uses), combines the peer's packed units straight from the
 // peer's part into its own array with the MPI_Op, and acknowledges.
@@ -68,11 +68,14 @@ struct DirectionRuns {
   std::vector<std::vector<Run>> remote, direct;
 };
 
-// The header at the start of every rank's part of a link: where its array is, for readers.
+// The header at the start of every half of a rank's part of a link: where its array is, for readers.
 struct LinkHeader {
   std::uint64_t address;
 };
 constexpr std::size_t header_bytes = 64;  // a cache line: the packed units start after it
+// At most this much of the peers' packed units is prefetched while my own units are combined (a
+// part of the L2 cache, so that the lines are still there when they are combined).
+constexpr std::size_t prefetch_bytes = 64 * 1024;
 
 // Notification values on the data slot: units packed in my part, or read them from my array.
 constexpr ghostwire::NotificationValue staged = 1, read_array = 2;
@@ -80,6 +83,9 @@ constexpr ghostwire::NotificationValue staged = 1, read_array = 2;
 struct Link {
   std::unique_ptr<ghostwire::Segment> segment;
   std::size_t capacity = 0;  // bytes per unit it can hold
+  std::size_t half_bytes = 0;  // of a half: the header and the packed units
+  std::uint64_t uses = 0;      // operations begun on this link (the same count on every rank)
+  int half = 0;                // the half this operation packs into and reads from
   bool in_use = false;
   std::uint64_t begun = 0;   // order of Begin among in-flight operations: End takes the oldest match
   Direction direction = Direction::bcast;
@@ -90,7 +96,7 @@ struct Link {
   UnpackFunction unpack = nullptr;
   CombineRun combine = nullptr;
   bool direct_self = false;  // my own units go without staging (root and leaf arrays differ)
-  std::vector<int> readers;  // peers that may still read my part: their acknowledgements are due
+  std::vector<int> readers[2];  // by half: peers that may still read it, whose acknowledgements are due
   std::vector<int> array_readers;  // peers reading my array: End waits for their acknowledgements
 };
 
@@ -125,6 +131,8 @@ class NodeFastPath final : public FastPath {
   void wait_for_readers(Link& link);
   void send(Link& link, MPI_Op op);
   void receive(Link& link, MPI_Op op);
+  void prefetch_arrivals(const Link& link) const;
+  void prefetch_acknowledgements(const Link& link) const;
   void read_peer(const Link& link, std::size_t p, void* data, MPI_Op op);
   void wait_for_array_readers(Link& link);
   bool arrays_overlap(const Link& link) const;

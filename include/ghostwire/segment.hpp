@@ -90,6 +90,7 @@ void write_notify_segment_general(const Segment& source, std::size_t source_offs
                                   std::size_t destination_offset, std::size_t bytes, NotificationId id,
                                   NotificationValue value);
 NotificationValue notify_wait_general(Segment& segment, NotificationId id);
+void notify_general(int target, Segment& destination, NotificationId id, NotificationValue value);
 
 // The node-local case with valid arguments; false sends the caller to the general path.
 inline bool write_notify_in_node(const void* source, int target, Segment& destination, std::size_t offset,
@@ -130,8 +131,11 @@ inline void write_notify(const void* source, int target, Segment& destination, s
     detail::write_notify_general(source, target, destination, destination_offset, bytes, id, value);
 }
 
-// A notification without data.
-void notify(int target, Segment& destination, NotificationId id, NotificationValue value);
+// A notification without data: to a node peer, a release store, inlined here.
+inline void notify(int target, Segment& destination, NotificationId id, NotificationValue value) {
+  if (!detail::write_notify_in_node(nullptr, target, destination, 0, 0, id, value))
+    detail::notify_general(target, destination, id, value);
+}
 
 // Returns the value of notification `id` of my part and resets it to 0, or 0 if it is not set.
 NotificationValue notify_test(Segment& segment, NotificationId id);

@@ -76,7 +76,7 @@ void write_notify_general(const void* source, int target, Segment& destination, 
 
 }  // namespace detail
 
-void notify(int target, Segment& destination, NotificationId id, NotificationValue value) {
+void detail::notify_general(int target, Segment& destination, NotificationId id, NotificationValue value) {
   detail::deliver(nullptr, target, detail::segment_state(destination), 0, 0, id, value, "notify");
 }
 
@@ -87,13 +87,22 @@ NotificationValue notify_test(Segment& segment, NotificationId id) {
   return detail::take(s.notifications() + id);
 }
 
+namespace {
+// Without a transport to serve, every notification is a node peer's store: wait as on a node peer
+// (yield at once where ranks outnumber cores; choose_wait_policy in world.cpp).
+std::uint64_t notification_spin_polls(const detail::WorldState& w) {
+  return w.needs_progress ? w.spin_polls : w.peer_spin_polls;
+}
+}  // namespace
+
 NotificationValue detail::notify_wait_general(Segment& segment, NotificationId id) {
   detail::SegmentState& s = detail::segment_state(segment);
   detail::check_notification(s, id, "notify_wait");
   std::uint32_t* slot = s.notifications() + id;
   NotificationValue value = 0;
   detail::wait_until(
-      *s.w, [&] { return (value = detail::take(slot)) != 0; }, [&] { return detail::describe_wait(s, id, 1); });
+      *s.w, [&] { return (value = detail::take(slot)) != 0; }, [&] { return detail::describe_wait(s, id, 1); },
+      notification_spin_polls(*s.w));
   return value;
 }
 
@@ -118,7 +127,7 @@ Notification notify_waitsome(Segment& segment, NotificationId first, std::size_t
         }
         return false;
       },
-      [&] { return detail::describe_wait(s, first, count); });
+      [&] { return detail::describe_wait(s, first, count); }, notification_spin_polls(*s.w));
   return found;
 }
 
