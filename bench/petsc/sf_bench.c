@@ -16,6 +16,9 @@
 // every other value, a strided face); the copy floor is then one plain copy of the message.
 // -proc_grid px,py[,pz] fixes the DMDA's ranks per dimension (e.g. 1,1,2: split along z, so that
 // the faces between ranks are contiguous).
+// -global M,N[,P] replaces -sizes by one DMDA of M x N (x P) points in all, split over the ranks as
+// PETSc splits an application's DMDA (PETSC_DECIDE, or -proc_grid): the scatter of, e.g., SNES ex5
+// at -da_grid_x M -da_grid_y N, with its copy floor. Its rows print n=0 and carry "global" in JSON.
 //
 //   mpirun -n 4 gw-petsc-sf-bench -dim 2 -dof 1 -sizes 64,256,1024 -types basic,neighbor,window,ghostwire \
 //       -dll_append build/bindings/petsc/libghostwire_petsc.so
@@ -32,6 +35,7 @@ typedef struct {
   PetscInt dim, dof, reps, iters, nsizes, ntypes, run;
   PetscInt sizes[MAX_SIZES];
   PetscInt grid[3], ngrid;  // -proc_grid: ranks per dimension (0 entries: MPI_Dims_create chooses)
+  PetscInt global[3], nglobal;  // -global: points in all per dimension (nglobal 0: -sizes per rank)
   char types[MAX_TYPES][32];
   PetscBool forward, reverse;
   char json[PETSC_MAX_PATH_LEN];
@@ -50,6 +54,8 @@ static PetscErrorCode read_options(Options* o) {
   o->run = 0;
   o->ngrid = 3;
   o->grid[0] = o->grid[1] = o->grid[2] = 0;
+  o->nglobal = 3;
+  o->global[0] = o->global[1] = o->global[2] = 0;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "gw-petsc-sf-bench options", NULL);
   PetscCall(PetscOptionsInt("-dim", "2 (5-point stencil) or 3 (7-point)", NULL, o->dim, &o->dim, NULL));
   PetscCall(PetscOptionsInt("-dof", "values per grid point", NULL, o->dof, &o->dof, NULL));
@@ -64,6 +70,9 @@ static PetscErrorCode read_options(Options* o) {
                             o->run, &o->run, NULL));
   PetscCall(PetscOptionsIntArray("-proc_grid", "ranks per dimension, e.g. 1,2 (rows split: contiguous faces)", NULL,
                                  o->grid, &o->ngrid, NULL));
+  PetscCall(PetscOptionsIntArray("-global", "one DMDA of these points in all per dimension (as an application's)", NULL,
+                                 o->global, &o->nglobal, &given));
+  if (!given) o->nglobal = 0;
   PetscCall(PetscOptionsString("-types", "PetscSF types, comma-separated (basic first)", NULL, list, list,
                                sizeof list, NULL));
   PetscCall(PetscOptionsString("-ops", "forward, reverse or both", NULL, ops, ops, sizeof ops, NULL));
@@ -72,6 +81,13 @@ static PetscErrorCode read_options(Options* o) {
   PetscOptionsEnd();
   PetscCheck(o->dim == 2 || o->dim == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dim %" PetscInt_FMT ": expected 2 or 3", o->dim);
   PetscCheck(o->dof >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dof %" PetscInt_FMT ": expected >= 1", o->dof);
+  PetscCheck(o->nglobal == 0 || (o->nglobal == o->dim && o->global[0] > 0 && o->global[1] > 0 && (o->dim == 2 || o->global[2] > 0)),
+             PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-global: expected %" PetscInt_FMT " positive point counts (one per dimension)", o->dim);
+  PetscCheck(o->nglobal == 0 || o->run == 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-global and -run exclude each other");
+  if (o->nglobal) {  // one DMDA: its sizes are given in all
+    o->nsizes = 1;
+    o->sizes[0] = 0;
+  }
   PetscCheck(o->reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-reps %" PetscInt_FMT ": expected >= 1", o->reps);
   o->forward = (PetscBool)(!strcmp(ops, "forward") || !strcmp(ops, "both"));
   o->reverse = (PetscBool)(!strcmp(ops, "reverse") || !strcmp(ops, "both"));
@@ -99,6 +115,18 @@ static PetscErrorCode make_dmda(const Options* o, PetscInt n, DM* da) {
   int dims[3] = {(int)o->grid[0], (int)o->grid[1], (int)o->grid[2]};
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (o->nglobal) {
+    const PetscInt px = dims[0] ? dims[0] : PETSC_DECIDE, py = dims[1] ? dims[1] : PETSC_DECIDE,
+                   pz = dims[2] ? dims[2] : PETSC_DECIDE;
+    if (o->dim == 2)
+      PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, o->global[0],
+                             o->global[1], px, py, o->dof, 1, NULL, NULL, da));
+    else
+      PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR,
+                             o->global[0], o->global[1], o->global[2], px, py, pz, o->dof, 1, NULL, NULL, NULL, da));
+    PetscCall(DMSetUp(*da));
+    PetscFunctionReturn(0);
+  }
   if (o->dim == 2) dims[2] = 0;
   PetscCallMPI(MPI_Dims_create(size, (int)o->dim, dims));
   if (o->dim == 2)
@@ -296,8 +324,32 @@ static PetscErrorCode choose_iters(const Options* o, PetscSF basic, Vec global, 
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode report(const Options* o, PetscInt n, PetscBool reverse, PetscInt iters, double* times,
-                             const PetscBool* wrong, FILE* json) {
+// Bytes per message to a neighbour: a face of the block (the largest one between ranks under
+// -global), or the ring's message.
+static PetscErrorCode face_bytes(const Options* o, PetscInt n, DM da, PetscInt* face) {
+  PetscInt extent[3], procs[3], first[3];
+  PetscFunctionBeginUser;
+  *face = o->dof * (PetscInt)sizeof(PetscScalar);
+  if (!o->nglobal) {
+    for (PetscInt d = 1; d < o->dim && !o->run; ++d) *face *= n;
+    if (o->run) *face *= n;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, &procs[0], &procs[1], &procs[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &first[0], &first[1], &first[2], &extent[0], &extent[1], &extent[2]));
+  PetscInt largest = 0;
+  for (PetscInt d = 0; d < o->dim; ++d) {
+    PetscInt points = 1;
+    for (PetscInt e = 0; e < o->dim; ++e) points *= e == d ? 1 : extent[e];
+    if (procs[d] > 1 && points > largest) largest = points;
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  *face *= largest;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode report(const Options* o, PetscInt n, PetscInt face, PetscBool reverse, PetscInt iters,
+                             double* times, const PetscBool* wrong, FILE* json) {
   PetscMPIInt rank, size;
   double per_type[MAX_TYPES + 1], ratios[MAX_TYPES + 1], column[1024];
   PetscFunctionBeginUser;
@@ -310,9 +362,6 @@ static PetscErrorCode report(const Options* o, PetscInt n, PetscBool reverse, Pe
     for (PetscInt r = 0; r < o->reps; ++r) column[r] = times[r * variants + t] / times[r * variants];
     ratios[t] = median(column, o->reps);
   }
-  PetscInt face = o->dof * (PetscInt)sizeof(PetscScalar);
-  for (PetscInt d = 1; d < o->dim && !o->run; ++d) face *= n;
-  if (o->run) face *= n;
   for (PetscInt t = 0; t < variants && rank == 0; ++t) {
     const char* name = t < o->ntypes ? o->types[t] : "copy-floor";
     printf("  %-17s %-7s n=%-5" PetscInt_FMT " %8" PetscInt_FMT " B/neighbour  %10.2f us  x%.3f of basic\n", name,
@@ -322,9 +371,13 @@ static PetscErrorCode report(const Options* o, PetscInt n, PetscBool reverse, Pe
               "{\"bench\": \"petsc-sf\", \"type\": \"%s\", \"op\": \"%s\", \"run\": %" PetscInt_FMT ", \"dim\": %" PetscInt_FMT
               ", \"dof\": %" PetscInt_FMT ", \"n\": %" PetscInt_FMT ", \"ranks\": %d, \"bytes_per_neighbour\": %" PetscInt_FMT
               ", \"seconds\": %.9g, \"ratio_to_basic\": %.6f, \"reps\": %" PetscInt_FMT ", \"iters\": %" PetscInt_FMT
-              ", \"verified\": %s, \"round_seconds\": [",
+              ", \"verified\": %s, ",
               name, reverse ? "reverse" : "forward", o->run, o->dim, o->dof, n, size, face, per_type[t], ratios[t], o->reps,
               iters, t < o->ntypes && wrong[t] ? "false" : "true");
+    if (json && o->nglobal)
+      fprintf(json, "\"global\": [%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "], ", o->global[0], o->global[1],
+              o->dim == 3 ? o->global[2] : 1);
+    if (json) fprintf(json, "\"round_seconds\": [");
     for (PetscInt r = 0; r < o->reps && json; ++r) fprintf(json, "%s%.9g", r ? ", " : "", times[r * variants + t]);
     if (json) fprintf(json, "]}\n");
   }
@@ -367,7 +420,9 @@ static PetscErrorCode run_size(const Options* o, PetscInt n, FILE* json) {
         if (t < o->ntypes) PetscCall(time_scatters(sfs[t], global, local, reverse, iters, &times[r * variants + t]));
         else PetscCall(time_floor(da, o->dof, global, local, reverse, iters, &times[r * variants + t]));
       }
-    PetscCall(report(o, n, reverse, iters, times, wrong, json));
+    PetscInt face;
+    PetscCall(face_bytes(o, n, da, &face));
+    PetscCall(report(o, n, face, reverse, iters, times, wrong, json));
   }
   for (PetscInt t = 0; t < o->ntypes; ++t) PetscCall(PetscSFDestroy(&sfs[t]));
   PetscCall(VecDestroy(&global));

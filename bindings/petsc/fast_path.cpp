@@ -17,6 +17,18 @@
 namespace gwpetsc {
 namespace {
 
+// Where each peer's units start in my message area, my own left out (they stay in this process).
+std::vector<PetscInt> area_offsets(const std::vector<int>& peers, const std::vector<PetscInt>& offset, int me) {
+  std::vector<PetscInt> area(peers.size(), 0);
+  PetscInt next = 0;
+  for (std::size_t p = 0; p < peers.size(); ++p) {
+    if (peers[p] == me) continue;
+    area[p] = next;
+    next += offset[p + 1] - offset[p];
+  }
+  return area;
+}
+
 // The node-local part of the graph: the leaf side from the outer SF's rank fields, the root side
 // from the inner basic SF, each without the ranks on other nodes.
 PetscErrorCode read_graph(PetscSF sf, PetscSF inner, const ghostwire::World& world, NodeGraph* g) {
@@ -43,20 +55,25 @@ PetscErrorCode read_graph(PetscSF sf, PetscSF inner, const ghostwire::World& wor
   PetscCall(PetscSFGetLeafRange(sf, &first, &last));
   g->root_extent = sf->nroots;
   g->leaf_extent = last + 1;
+  g->iarea = area_offsets(g->leaf_ranks, g->ioffset, world.rank());
+  g->rarea = area_offsets(g->root_ranks, g->roffset, world.rank());
   PetscFunctionReturn(0);
 }
 
 // The edges between nodes as an SF of their own (basic), built when any rank has one: collective.
+// Its leaves grouped by root rank as the outer SF's rank fields hold them (basic groups them so).
 PetscErrorCode build_remote_sf(PetscSF sf, const ghostwire::World& world, PetscSF* remote) {
   std::vector<PetscInt> ilocal;
   std::vector<PetscSFNode> iremote;
   PetscMPIInt mine, anywhere = 0;
   PetscFunctionBegin;
   *remote = nullptr;
-  for (PetscInt i = 0; i < sf->nleaves; ++i) {
-    if (world.shares_memory_with(static_cast<int>(sf->remote[i].rank))) continue;
-    ilocal.push_back(sf->mine ? sf->mine[i] : i);
-    iremote.push_back(sf->remote[i]);
+  for (PetscInt j = 0; j < sf->nranks; ++j) {
+    if (world.shares_memory_with(sf->ranks[j])) continue;
+    for (PetscInt k = sf->roffset[j]; k < sf->roffset[j + 1]; ++k) {
+      ilocal.push_back(sf->rmine[k]);
+      iremote.push_back(PetscSFNode{sf->ranks[j], sf->rremote[k]});
+    }
   }
   mine = ilocal.empty() ? 0 : 1;
   PetscCallMPI(MPI_Allreduce(&mine, &anywhere, 1, MPI_INT, MPI_LOR, PetscObjectComm((PetscObject)sf)));
@@ -88,41 +105,43 @@ PetscErrorCode exchange_offsets(PetscSF sf, NodeGraph* g) {
   for (std::size_t i = 0; i < nleaf; ++i)
     PetscCallMPI(MPI_Irecv(&g->at_leaf[i], 1, MPIU_INT, g->leaf_ranks[i], to_roots, comm, r++));
   for (std::size_t i = 0; i < nleaf; ++i)
-    PetscCallMPI(MPI_Isend(&g->ioffset[i], 1, MPIU_INT, g->leaf_ranks[i], to_leaves, comm, r++));
+    PetscCallMPI(MPI_Isend(&g->iarea[i], 1, MPIU_INT, g->leaf_ranks[i], to_leaves, comm, r++));
   for (std::size_t j = 0; j < nroot; ++j)
-    PetscCallMPI(MPI_Isend(&g->roffset[j], 1, MPIU_INT, g->root_ranks[j], to_roots, comm, r++));
+    PetscCallMPI(MPI_Isend(&g->rarea[j], 1, MPIU_INT, g->root_ranks[j], to_roots, comm, r++));
   PetscCallMPI(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
   PetscFunctionReturn(0);
 }
 
 // For cross-memory reads, every sender tells each receiver its indices of the units it sends it:
-// a root rank its leaf ranks (Bcast), a leaf rank its root ranks (Reduce).
+// a root rank its leaf ranks (Bcast), a leaf rank its root ranks (Reduce). Not to itself: a rank's
+// own units never go by cross-memory attach.
 PetscErrorCode exchange_indices(PetscSF sf, NodeGraph* g) {
   MPI_Comm comm = PetscObjectComm((PetscObject)sf);
-  PetscMPIInt to_leaves, to_roots;
-  std::size_t nroot = g->root_ranks.size(), nleaf = g->leaf_ranks.size();
-  std::vector<MPI_Request> requests(2 * (nroot + nleaf));
-  MPI_Request* r = requests.data();
+  PetscMPIInt to_leaves, to_roots, me;
+  std::vector<MPI_Request> requests;
   auto count = [](const std::vector<PetscInt>& offset, std::size_t k) {
     return static_cast<PetscMPIInt>(offset[k + 1] - offset[k]);
   };
   PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &me));
   PetscCall(PetscCommGetNewTag(comm, &to_leaves));
   PetscCall(PetscCommGetNewTag(comm, &to_roots));
   g->from_root.assign(g->rmine.size(), 0);
   g->from_leaf.assign(g->irootloc.size(), 0);
-  for (std::size_t j = 0; j < nroot; ++j)
-    PetscCallMPI(MPI_Irecv(g->from_root.data() + g->roffset[j], count(g->roffset, j), MPIU_INT, g->root_ranks[j],
-                           to_leaves, comm, r++));
-  for (std::size_t i = 0; i < nleaf; ++i)
-    PetscCallMPI(MPI_Irecv(g->from_leaf.data() + g->ioffset[i], count(g->ioffset, i), MPIU_INT, g->leaf_ranks[i],
-                           to_roots, comm, r++));
-  for (std::size_t i = 0; i < nleaf; ++i)
-    PetscCallMPI(MPI_Isend(g->irootloc.data() + g->ioffset[i], count(g->ioffset, i), MPIU_INT, g->leaf_ranks[i],
-                           to_leaves, comm, r++));
-  for (std::size_t j = 0; j < nroot; ++j)
-    PetscCallMPI(MPI_Isend(g->rmine.data() + g->roffset[j], count(g->roffset, j), MPIU_INT, g->root_ranks[j],
-                           to_roots, comm, r++));
+  auto post = [&](auto call, PetscInt* base, const std::vector<PetscInt>& offset, const std::vector<int>& peers, int tag) {
+    for (std::size_t k = 0; k < peers.size(); ++k) {
+      if (peers[k] == me) continue;
+      requests.emplace_back();
+      PetscCallMPI(call(base + offset[k], count(offset, k), MPIU_INT, peers[k], tag, comm, &requests.back()));
+    }
+    return PetscErrorCode(0);
+  };
+  auto receive = [](void* b, int n, MPI_Datatype t, int p, int tag, MPI_Comm c, MPI_Request* r) { return MPI_Irecv(b, n, t, p, tag, c, r); };
+  auto send = [](void* b, int n, MPI_Datatype t, int p, int tag, MPI_Comm c, MPI_Request* r) { return MPI_Isend(b, n, t, p, tag, c, r); };
+  PetscCall(post(receive, g->from_root.data(), g->roffset, g->root_ranks, to_leaves));
+  PetscCall(post(receive, g->from_leaf.data(), g->ioffset, g->leaf_ranks, to_roots));
+  PetscCall(post(send, g->irootloc.data(), g->ioffset, g->leaf_ranks, to_leaves));
+  PetscCall(post(send, g->rmine.data(), g->roffset, g->root_ranks, to_roots));
   PetscCallMPI(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
   PetscFunctionReturn(0);
 }

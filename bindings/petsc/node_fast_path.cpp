@@ -28,6 +28,7 @@ struct Side {
   const std::vector<int>& peers;
   const std::vector<PetscInt>& offset;
   const std::vector<PetscInt>& index;
+  const std::vector<PetscInt>& area;  // where each peer's units go in my message area
   PetscInt units(std::size_t p) const { return offset[p + 1] - offset[p]; }
   int position_of(int rank) const {
     auto at = std::find(peers.begin(), peers.end(), rank);
@@ -41,7 +42,8 @@ const std::byte* peer_half(const Link& link, int peer) {
 }
 
 bool repeats(const PetscInt* index, PetscInt n) {
-  std::vector<PetscInt> sorted(index, index + n);
+  std::vector<PetscInt> sorted(static_cast<std::size_t>(n));
+  std::copy_n(index, n, sorted.begin());
   std::sort(sorted.begin(), sorted.end());
   return std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
 }
@@ -55,22 +57,29 @@ void cross_memory_runs(const Side& receive, const std::vector<PetscInt>& from, s
                                                       : runs_of(theirs, 0, mine, 0, receive.units(p)));
 }
 
-// Packing runs put peer p's units at offset[p] of my area; combining runs read a peer's units from
-// the start of what it packed for me.
+// Packing runs put peer p's units at area[p] of my area (my own units at the start of a private
+// buffer); combining runs read a peer's units from the start of what it packed for me.
 DirectionRuns runs_of_direction(const Side& send, const Side& receive, const std::vector<PetscInt>& from, int me) {
   DirectionRuns d;
   for (std::size_t p = 0; p < send.peers.size(); ++p) {
-    auto runs = runs_of(send.index.data() + send.offset[p], 0, nullptr, send.offset[p], send.units(p));
+    auto runs = runs_of(send.index.data() + send.offset[p], 0, nullptr, send.area[p], send.units(p));
     d.send_runs.push_back(runs.size());
     d.pack.push_back(runs_pay(runs, send.units(p)) ? std::move(runs) : std::vector<Run>{});
   }
   for (std::size_t p = 0; p < receive.peers.size(); ++p) {
     auto runs = runs_of(nullptr, 0, receive.index.data() + receive.offset[p], 0, receive.units(p));
     d.combine.push_back(runs_pay(runs, receive.units(p)) ? std::move(runs) : std::vector<Run>{});
-    if (!from.empty()) cross_memory_runs(receive, from, p, &d);
   }
   d.self_send = send.position_of(me);
   d.self_receive = receive.position_of(me);
+  for (std::size_t p = 0; p < receive.peers.size() && !from.empty(); ++p) {
+    if (static_cast<int>(p) != d.self_receive) {
+      cross_memory_runs(receive, from, p, &d);
+    } else {  // my own units are never read by cross-memory attach
+      d.remote.emplace_back();
+      d.direct.emplace_back();
+    }
+  }
   if (d.self_send >= 0 && d.self_receive >= 0) {
     const auto s = static_cast<std::size_t>(d.self_send), r = static_cast<std::size_t>(d.self_receive);
     d.self = runs_of(send.index.data() + send.offset[s], 0, receive.index.data() + receive.offset[r], 0, send.units(s));
@@ -82,18 +91,23 @@ DirectionRuns runs_of_direction(const Side& send, const Side& receive, const std
 
 NodeFastPath::NodeFastPath(ghostwire::World& world, NodeGraph graph, PetscSF remote)
     : world_(world), graph_(std::move(graph)), remote_(remote) {
-  const Side roots{graph_.root_ranks, graph_.roffset, graph_.rmine};      // my leaves, by root rank
-  const Side leaves{graph_.leaf_ranks, graph_.ioffset, graph_.irootloc};  // my roots, by leaf rank
+  const Side roots{graph_.root_ranks, graph_.roffset, graph_.rmine, graph_.rarea};      // my leaves, by root rank
+  const Side leaves{graph_.leaf_ranks, graph_.ioffset, graph_.irootloc, graph_.iarea};  // my roots, by leaf rank
   bcast_runs_ = runs_of_direction(leaves, roots, graph_.from_root, world_.rank());
   reduce_runs_ = runs_of_direction(roots, leaves, graph_.from_leaf, world_.rank());
 }
 
 NodeFastPath::~NodeFastPath() = default;  // collective: the links' Segments, in creation order
 
+// Units my message area holds at most: those for my peers, not my own.
 std::size_t NodeFastPath::units_sent_at_most() const {
-  std::size_t bcast = static_cast<std::size_t>(graph_.ioffset.back());
-  std::size_t reduce = static_cast<std::size_t>(graph_.roffset.back());
-  return std::max<std::size_t>({bcast, reduce, 1});
+  auto to_peers = [me = world_.rank()](const std::vector<int>& peers, const std::vector<PetscInt>& offset) {
+    std::size_t units = 0;
+    for (std::size_t p = 0; p < peers.size(); ++p)
+      if (peers[p] != me) units += static_cast<std::size_t>(offset[p + 1] - offset[p]);
+    return units;
+  };
+  return std::max<std::size_t>({to_peers(graph_.leaf_ranks, graph_.ioffset), to_peers(graph_.root_ranks, graph_.roffset), 1});
 }
 
 // A free link that holds units of `unit_bytes`, or a new one. Every rank makes the same choice
@@ -104,8 +118,9 @@ Link& NodeFastPath::acquire(std::size_t unit_bytes) {
     if (!link->in_use && link->capacity >= unit_bytes) return *link;
   auto link = std::make_unique<Link>();
   link->capacity = std::max<std::size_t>(unit_bytes, sizeof(double));  // an int link serves doubles later
-  const std::size_t line = header_bytes;  // each half starts on a cache line of its own
-  link->half_bytes = (header_bytes + link->capacity * units_sent_at_most() + line - 1) / line * line;
+  // Each half on pages of its own: the hardware prefetchers stop at page ends, so a reader of one
+  // half does not pull in the lines its writer is packing into the other.
+  link->half_bytes = (header_bytes + link->capacity * units_sent_at_most() + page_bytes - 1) / page_bytes * page_bytes;
   link->segment = std::make_unique<ghostwire::Segment>(world_, 2 * link->half_bytes,
                                                        4 * static_cast<std::size_t>(world_.size()));
   links_.push_back(std::move(link));
@@ -165,6 +180,19 @@ bool NodeFastPath::arrays_overlap(const Link& link) const {
          leaf < root + static_cast<std::size_t>(graph_.root_extent) * bytes;
 }
 
+// My own units, when root and leaf arrays overlap: copied aside first, so that every unit is read
+// before any is written (as basic does), in this process's memory (no peer reads them).
+void NodeFastPath::stage_self(Link& link, const void* data, const DirectionRuns& r) {
+  const bool bcast = link.direction == Direction::bcast;
+  const std::vector<PetscInt>& offset = bcast ? graph_.ioffset : graph_.roffset;
+  const std::vector<PetscInt>& index = bcast ? graph_.irootloc : graph_.rmine;
+  const auto s = static_cast<std::size_t>(r.self_send);
+  const auto n = offset[s + 1] - offset[s];
+  link.self_staged.resize(static_cast<std::size_t>(n) * link.decoded.bytes);
+  if (!r.pack[s].empty()) copy_runs(r.pack[s], link.self_staged.data(), data, link.decoded.bytes);
+  else pack(data, index.data() + offset[s], n, link.decoded.bytes, link.self_staged.data());
+}
+
 // Packs my units for every peer into my part of the link and tells each peer they are there.
 void NodeFastPath::send(Link& link, MPI_Op op) {
   bool bcast = link.direction == Direction::bcast;
@@ -172,6 +200,7 @@ void NodeFastPath::send(Link& link, MPI_Op op) {
   const std::vector<int>& peers = bcast ? graph_.leaf_ranks : graph_.root_ranks;
   const std::vector<PetscInt>& offset = bcast ? graph_.ioffset : graph_.roffset;
   const std::vector<PetscInt>& index = bcast ? graph_.irootloc : graph_.rmine;
+  const std::vector<PetscInt>& at = bcast ? graph_.iarea : graph_.rarea;
   PetscInt units = offset.back();
   if (units > 0 && data == nullptr)
     ghostwire::raise(ghostwire::Errc::invalid_argument,
@@ -186,21 +215,22 @@ void NodeFastPath::send(Link& link, MPI_Op op) {
   readers.clear();
   link.array_readers.clear();
   for (std::size_t p = 0; p < peers.size(); ++p) {
-    if (link.direct_self && static_cast<int>(p) == r.self_send) continue;  // receive() takes them from `data`
+    if (static_cast<int>(p) == r.self_send) {  // receive() takes them from `data`, or staged privately
+      if (!link.direct_self) stage_self(link, data, r);
+      continue;
+    }
     const auto n = offset[p + 1] - offset[p];
     const std::size_t bytes = static_cast<std::size_t>(n) * link.decoded.bytes;
-    if (may_read && static_cast<int>(p) != r.self_send &&
-        use_cma(graph_.transfer, bytes, r.send_runs[p], op == MPI_REPLACE)) {  // the peer reads my array
+    if (may_read && use_cma(graph_.transfer, bytes, r.send_runs[p], op == MPI_REPLACE)) {  // the peer reads my array
       link.array_readers.push_back(peers[p]);
       continue;
     }
     if (!r.pack[p].empty())
       copy_runs(r.pack[p], area, data, link.decoded.bytes);
     else
-      pack(data, index.data() + offset[p], n, link.decoded.bytes,
-           area + static_cast<std::size_t>(offset[p]) * link.decoded.bytes);
+      pack(data, index.data() + offset[p], n, link.decoded.bytes, area + static_cast<std::size_t>(at[p]) * link.decoded.bytes);
     readers.push_back(peers[p]);
-    if (static_cast<int>(p) != r.self_send) ++counts_.staged;
+    ++counts_.staged;
   }
   counts_.read += static_cast<long>(link.array_readers.size());
   const NotificationId mine = data_slot(world_, link.half, world_.rank());
@@ -254,13 +284,22 @@ void NodeFastPath::prefetch_arrivals(const Link& link) const {
   }
 }
 
+// Peer p's packed units (at `units`) combined into my array.
+void NodeFastPath::combine_from(const Link& link, std::size_t p, void* data, const void* units) const {
+  const bool bcast = link.direction == Direction::bcast;
+  const std::vector<PetscInt>& offset = bcast ? graph_.roffset : graph_.ioffset;
+  const std::vector<PetscInt>& index = bcast ? graph_.rmine : graph_.irootloc;
+  const DirectionRuns& r = runs(link);
+  if (!r.combine[p].empty()) combine_runs(r.combine[p], data, units, link.decoded, link.combine);
+  else link.unpack(data, index.data() + offset[p], offset[p + 1] - offset[p], link.decoded.count, units);
+}
+
 // Combines every peer's units, in PETSc's rank order, straight from the peer's part into my array.
 void NodeFastPath::receive(Link& link, MPI_Op op) {
   bool bcast = link.direction == Direction::bcast;
   void* data = const_cast<void*>(bcast ? link.leafdata : link.rootdata);
   const std::vector<int>& peers = bcast ? graph_.root_ranks : graph_.leaf_ranks;
   const std::vector<PetscInt>& offset = bcast ? graph_.roffset : graph_.ioffset;
-  const std::vector<PetscInt>& index = bcast ? graph_.rmine : graph_.irootloc;
   const std::vector<PetscInt>& at = bcast ? graph_.at_root : graph_.at_leaf;
   if (offset.back() > 0 && data == nullptr)
     ghostwire::raise(ghostwire::Errc::invalid_argument,
@@ -269,8 +308,9 @@ void NodeFastPath::receive(Link& link, MPI_Op op) {
   const DirectionRuns& r = runs(link);
   if (link.direct_self) prefetch_arrivals(link);
   for (std::size_t p = 0; p < peers.size(); ++p) {
-    if (link.direct_self && static_cast<int>(p) == r.self_receive) {  // in its place in the rank order
-      combine_runs(r.self, data, bcast ? link.rootdata : link.leafdata, link.decoded, link.combine);
+    if (static_cast<int>(p) == r.self_receive) {  // in its place in the rank order
+      if (link.direct_self) combine_runs(r.self, data, bcast ? link.rootdata : link.leafdata, link.decoded, link.combine);
+      else combine_from(link, p, data, link.self_staged.data());
       continue;
     }
     const NotificationId done = ack_slot(world_, link.half, world_.rank());
@@ -279,11 +319,7 @@ void NodeFastPath::receive(Link& link, MPI_Op op) {
       ghostwire::notify(peers[p], *link.segment, done, 1);
       continue;
     }
-    const std::byte* units = peer_half(link, peers[p]) + header_bytes + static_cast<std::size_t>(at[p]) * link.decoded.bytes;
-    if (!r.combine[p].empty())
-      combine_runs(r.combine[p], data, units, link.decoded, link.combine);
-    else
-      link.unpack(data, index.data() + offset[p], offset[p + 1] - offset[p], link.decoded.count, units);
+    combine_from(link, p, data, peer_half(link, peers[p]) + header_bytes + static_cast<std::size_t>(at[p]) * link.decoded.bytes);
     ghostwire::notify(peers[p], *link.segment, done, 1);
   }
 }

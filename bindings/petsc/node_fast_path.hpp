@@ -40,6 +40,9 @@ struct NodeGraph {
   // Root side: for the i-th rank with leaves on my roots, my roots irootloc[ioffset[i]..ioffset[i+1]).
   std::vector<int> leaf_ranks;
   std::vector<PetscInt> ioffset, irootloc;
+  // Where each peer's units start (in units) in my message area: by leaf rank (Bcast) and by root
+  // rank (Reduce). My own units are not in it (0 there): they never leave this process.
+  std::vector<PetscInt> iarea, rarea;
   // Where my units start (in units) in each root rank's Bcast message area, and in each leaf rank's
   // Reduce message area.
   std::vector<PetscInt> at_root, at_leaf;
@@ -73,6 +76,7 @@ struct LinkHeader {
   std::uint64_t address;
 };
 constexpr std::size_t header_bytes = 64;  // a cache line: the packed units start after it
+constexpr std::size_t page_bytes = 4096;
 // At most this much of the peers' packed units is prefetched while my own units are combined (a
 // part of the L2 cache, so that the lines are still there when they are combined).
 constexpr std::size_t prefetch_bytes = 64 * 1024;
@@ -98,6 +102,7 @@ struct Link {
   bool direct_self = false;  // my own units go without staging (root and leaf arrays differ)
   std::vector<int> readers[2];  // by half: peers that may still read it, whose acknowledgements are due
   std::vector<int> array_readers;  // peers reading my array: End waits for their acknowledgements
+  std::vector<std::byte> self_staged;  // my own units, when root and leaf arrays overlap
 };
 
 class NodeFastPath final : public FastPath {
@@ -131,6 +136,8 @@ class NodeFastPath final : public FastPath {
   void wait_for_readers(Link& link);
   void send(Link& link, MPI_Op op);
   void receive(Link& link, MPI_Op op);
+  void stage_self(Link& link, const void* data, const DirectionRuns& r);
+  void combine_from(const Link& link, std::size_t p, void* data, const void* units) const;
   void prefetch_arrivals(const Link& link) const;
   void prefetch_acknowledgements(const Link& link) const;
   void read_peer(const Link& link, std::size_t p, void* data, MPI_Op op);
