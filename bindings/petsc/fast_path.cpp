@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -194,6 +195,19 @@ PetscErrorCode set_up_transfer(PetscSF sf, Transfer transfer, NodeGraph* g) {
   PetscFunctionReturn(0);
 }
 
+// Collective: whether any rank has an edge to another rank of its node. Without one the fast path
+// would only add its own steps to basic's messages (one rank per node) and copies (self edges).
+PetscErrorCode any_node_peer(PetscSF sf, const NodeGraph& g, int me, PetscBool* any) {
+  auto other = [me](const std::vector<int>& ranks) {
+    return std::any_of(ranks.begin(), ranks.end(), [me](int r) { return r != me; });
+  };
+  PetscMPIInt mine = other(g.root_ranks) || other(g.leaf_ranks) ? 1 : 0, anywhere = 0;
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Allreduce(&mine, &anywhere, 1, MPI_INT, MPI_LOR, PetscObjectComm((PetscObject)sf)));
+  *any = anywhere ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode create_node_path(PetscSF sf, std::unique_ptr<FastPath>* fast) {
   SfData& d = data(sf);
   NodeGraph graph;
@@ -202,6 +216,9 @@ PetscErrorCode create_node_path(PetscSF sf, std::unique_ptr<FastPath>* fast) {
   try {
     ghostwire::World& world = world_of(PetscObjectComm((PetscObject)sf));
     PetscCall(read_graph(sf, d.inner, world, &graph));
+    PetscBool peers = PETSC_FALSE;
+    PetscCall(any_node_peer(sf, graph, world.rank(), &peers));
+    if (!peers) PetscFunctionReturn(0);  // nothing for the fast path: all to the inner basic SF
     PetscCall(build_remote_sf(sf, world, &remote));
     PetscCall(exchange_offsets(sf, &graph));
     PetscCall(set_up_transfer(sf, d.transfer, &graph));
