@@ -16,7 +16,6 @@ the residual history compared with basic's.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import statistics
 import sys
@@ -63,28 +62,34 @@ def sf_jobs(types: list[str], opts) -> list[tuple[str, list[str], int, int]]:
 
 
 def run_sf(opts, out_dir: Path, log, types: list[str], failures: list[str]) -> None:
-    program = Path(opts.build_dir) / "bench" / "petsc" / "gw-petsc-sf-bench"
     results = out_dir / "sf.jsonl"
     for launch in opts.launches:
         for dim, dof in ((2, 1), (2, 4), (3, 1), (3, 4)):
             for job, job_types, rounds, iters in sf_jobs(types, opts):
-                before = len(common.load_records(results, "round_seconds"))
-                command = common.launch_command(opts, launch) + [
-                    "--", str(program), "-dim", str(dim), "-dof", str(dof), "-sizes", sizes_of(opts, dim),
-                    "-reps", str(rounds), "-json", str(results)] + (["-iters", str(iters)] if iters else []) \
-                    + sf_options(opts, job_types)
+                arguments = ["-dim", str(dim), "-dof", str(dof), "-sizes", sizes_of(opts, dim), "-reps", str(rounds)] \
+                    + (["-iters", str(iters)] if iters else []) + sf_options(opts, job_types)
                 what = f"{launch} {dim}-D dof {dof}" + ("" if job == "main" else f" ({job} beside basic)")
-                print(f"== {what}", flush=True)
-                done = common.run_logged(command, log, opts.dry_run)
-                if done is None:
-                    continue
-                added = common.load_records(results, "round_seconds")[before:]
-                for record in added:
-                    record.update(launch=launch, job=job)
-                rewrite_tail(results, before, added)
-                if done.returncode != 0 or not added:
-                    failures.append(what)
-                    print(f"!! {what}: exit status {done.returncode} (see {log.name})", flush=True)
+                run_sf_job(opts, launch, job, arguments, results, log, what, failures)
+
+
+def run_sf_job(opts, launch: str, job: str, arguments: list[str], results: Path, log, what: str,
+               failures: list[str]) -> None:
+    """One gw-petsc-sf-bench run on `launch`, its JSON lines appended to `results` with their launch
+    and job."""
+    program = Path(opts.build_dir) / "bench" / "petsc" / "gw-petsc-sf-bench"
+    before = len(common.load_records(results, "round_seconds"))
+    command = common.launch_command(opts, launch) + ["--", str(program)] + arguments + ["-json", str(results)]
+    print(f"== {what}", flush=True)
+    done = common.run_logged(command, log, opts.dry_run)
+    if done is None:
+        return
+    added = common.load_records(results, "round_seconds")[before:]
+    for record in added:
+        record.update(launch=launch, job=job)
+    rewrite_tail(results, before, added)
+    if done.returncode != 0 or not added:
+        failures.append(what)
+        print(f"!! {what}: exit status {done.returncode} (see {log.name})", flush=True)
 
 
 def rewrite_tail(path: Path, keep: int, records: list[dict]) -> None:
@@ -148,23 +153,11 @@ def run_snes(opts, out_dir: Path, log, types: list[str], failures: list[str]) ->
 def run_snes_scatter(opts, out_dir: Path, log, launch: str, grid: int, types: list[str], failures: list[str]) -> None:
     """The scatter SNES ex5 does every sweep (its DMDA's global-to-local), timed alone per type with
     its copy floor (gw-petsc-sf-bench -global): how much of the scatter any type must spend copying
-    the owned values, against which the SNES scatter goal is judged (snes_verdicts)."""
-    program = Path(opts.build_dir) / "bench" / "petsc" / "gw-petsc-sf-bench"
-    results = out_dir / "snes_sf.jsonl"
-    before = len(common.load_records(results, "round_seconds"))
-    command = common.launch_command(opts, launch) + [
-        "--", str(program), "-dim", "2", "-global", f"{grid},{grid}", "-ops", "forward",
-        "-reps", str(opts.repeats), "-json", str(results)] + sf_options(opts, types)
-    print(f"== snes {launch}: its scatter alone, with the copy floor", flush=True)
-    done = common.run_logged(command, log, opts.dry_run)
-    if done is None:
-        return
-    added = common.load_records(results, "round_seconds")[before:]
-    for record in added:
-        record.update(launch=launch, job="main")
-    rewrite_tail(results, before, added)
-    if done.returncode != 0 or not added:
-        failures.append(f"snes {launch} scatter alone")
+    the owned values (named beside an unmet SNES scatter goal: judge_scatter_alone)."""
+    arguments = ["-dim", "2", "-global", f"{grid},{grid}", "-ops", "forward", "-reps", str(opts.repeats)] \
+        + sf_options(opts, types)
+    run_sf_job(opts, launch, "main", arguments, out_dir / "snes_sf.jsonl", log,
+               f"snes {launch}: its scatter alone, with the copy floor", failures)
 
 
 def point_name(record: dict) -> str:
