@@ -44,25 +44,33 @@ void combine_as(std::byte* to, const std::byte* from, std::size_t count, Op op) 
   }
 }
 
+// One switch per call, then every run: a point cloud's owned values are runs of one element, so a
+// switch per run would cost more than the additions.
+template <class T, class Op>
+void combine_runs_as(std::span<const ReverseRun> runs, Op op) {
+  for (const ReverseRun& run : runs) combine_as<T>(run.owned, run.scratch, run.bytes / sizeof(T), op);
+}
+
 template <class T>
-void combine_typed(ReduceOp op, std::byte* to, const std::byte* from, std::size_t bytes) {
-  const std::size_t count = bytes / sizeof(T);
+void combine_runs_typed(ReduceOp op, std::span<const ReverseRun> runs) {
   switch (op) {
-    case ReduceOp::sum: return combine_as<T>(to, from, count, [](T a, T b) { return a + b; });
-    case ReduceOp::min: return combine_as<T>(to, from, count, [](T a, T b) { return b < a ? b : a; });
-    case ReduceOp::max: return combine_as<T>(to, from, count, [](T a, T b) { return a < b ? b : a; });
-    case ReduceOp::replace: std::memcpy(to, from, bytes); return;
+    case ReduceOp::sum: return combine_runs_as<T>(runs, [](T a, T b) { return a + b; });
+    case ReduceOp::min: return combine_runs_as<T>(runs, [](T a, T b) { return b < a ? b : a; });
+    case ReduceOp::max: return combine_runs_as<T>(runs, [](T a, T b) { return a < b ? b : a; });
+    case ReduceOp::replace:
+      for (const ReverseRun& run : runs) std::memcpy(run.owned, run.scratch, run.bytes);
+      return;
   }
 }
 
 }  // namespace
 
-void combine_values(Combine how, std::byte* to, const std::byte* from, std::size_t bytes) {
+void combine_runs(Combine how, std::span<const ReverseRun> runs) {
   switch (how.type) {
-    case ScalarType::float64: return combine_typed<double>(how.op, to, from, bytes);
-    case ScalarType::float32: return combine_typed<float>(how.op, to, from, bytes);
-    case ScalarType::int32: return combine_typed<std::int32_t>(how.op, to, from, bytes);
-    case ScalarType::int64: return combine_typed<std::int64_t>(how.op, to, from, bytes);
+    case ScalarType::float64: return combine_runs_typed<double>(how.op, runs);
+    case ScalarType::float32: return combine_runs_typed<float>(how.op, runs);
+    case ScalarType::int32: return combine_runs_typed<std::int32_t>(how.op, runs);
+    case ScalarType::int64: return combine_runs_typed<std::int64_t>(how.op, runs);
   }
 }
 

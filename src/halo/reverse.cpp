@@ -124,9 +124,15 @@ void reverse_finish(PlanState& p, std::span<const Combine> per_region, const cha
   check_combinations(p, per_region, call);  // before finishing: a wrong call leaves the exchange to finish
   r.plan->finish();
   r.started = false;
-  for (const ReverseRun& run : r.runs)
-    combine_values(per_region[per_region.size() == 1 ? 0 : static_cast<std::size_t>(run.region)], run.owned,
-                   run.scratch, run.bytes);
+  const std::span<const ReverseRun> runs(r.runs);
+  if (per_region.size() == 1) return combine_runs(per_region[0], runs);
+  // In combining order, each stretch of runs of one region with that region's combination.
+  for (std::size_t first = 0; first < runs.size();) {
+    std::size_t end = first + 1;
+    while (end < runs.size() && runs[end].region == runs[first].region) ++end;
+    combine_runs(per_region[static_cast<std::size_t>(runs[first].region)], runs.subspan(first, end - first));
+    first = end;
+  }
 }
 
 }  // namespace ghostwire::detail

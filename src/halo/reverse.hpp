@@ -42,7 +42,7 @@ void reverse_start(PlanState& forward, const char* call);
 // Finishes the transpose's exchange and combines; `per_region`: one Combine for every region, or one for all.
 void reverse_finish(PlanState& forward, std::span<const Combine> per_region, const char* call);
 
-// to[i] = op(to[i], from[i]) for `bytes` bytes of `type` values (a whole number of them).
-void combine_values(Combine how, std::byte* to, const std::byte* from, std::size_t bytes);
+// owned[i] = op(owned[i], scratch[i]) over every run in order, each a whole number of `how.type` values.
+void combine_runs(Combine how, std::span<const ReverseRun> runs);
 
 }  // namespace ghostwire::detail
