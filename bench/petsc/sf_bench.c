@@ -5,15 +5,18 @@
 // before timing; then `reps` rounds, each timing every type in turn (the order rotates round to
 // round) over `iters` scatters: VecScatterBegin + VecScatterEnd forward (INSERT_VALUES: PetscSF
 // Bcast) and, with -ops reverse or both, reverse (ADD_VALUES: PetscSF Reduce). Every type's result
-// is checked against basic's, bit for bit. Timed in the same rounds, "copy-floor": what every type
-// must do besides its messages, this rank's owned values copied into (reverse: added from) the local
-// vector, row by row with memcpy (a plain loop). One JSON line per (type, operation, size) with the
-// median time per scatter (the slowest rank's) and the median of the per-round ratios to basic.
+// is checked against basic's, bit for bit. Timed in the same rounds, "copy-floor" (what every type
+// must do besides its messages: this rank's owned values copied into, reverse: added from, the local
+// vector) and "pack-floor" (that and packing and unpacking the units exchanged with other ranks, in
+// one process: what a type that packs does besides moving its messages; sf_floors.h). One JSON line
+// per (type or floor, operation, size) with the median time per scatter (the slowest rank's) and
+// the median of the per-round ratios to basic.
 // A type "ghostwire:<transfer>" (segment, cma, auto) is ghostwire with -sf_ghostwire_transfer forced
 // for that copy (through an options prefix of its own); its JSON "type" is the full name.
 // -run R replaces the DMDA by a ring of messages alone (no owned values): each rank's n*dof leaves
 // read the next rank's roots in runs of R*dof values with a one-value gap between runs (-run 1:
-// every other value, a strided face); the copy floor is then one plain copy of the message.
+// every other value, a strided face); the copy floor is then one plain copy of the message, the
+// pack floor the packing and unpacking alone.
 // -proc_grid px,py[,pz] fixes the DMDA's ranks per dimension (e.g. 1,1,2: split along z, so that
 // the faces between ranks are contiguous).
 // -global M,N[,P] replaces -sizes by one DMDA of M x N (x P) points in all, split over the ranks as
@@ -28,8 +31,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sf_floors.h"
+
 #define MAX_TYPES 8
 #define MAX_SIZES 16
+#define FLOOR_VARIANTS 2  // after the types: the copy floor, the pack floor
 
 typedef struct {
   PetscInt dim, dof, reps, iters, nsizes, ntypes, run;
@@ -223,55 +229,6 @@ static PetscErrorCode time_scatters(PetscSF sf, Vec global, Vec local, PetscBool
   PetscFunctionReturn(0);
 }
 
-// The owned block's rows, between the global vector (owned values only) and the local one (with
-// ghosts): copied forward, added in reverse. Any SF type does this much for its self edges.
-static PetscErrorCode floor_pass(DM da, PetscInt dof, Vec global, Vec local, PetscBool reverse) {
-  PetscInt xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym, gzm;
-  PetscScalar *g, *l;
-  PetscFunctionBeginUser;
-  if (!da) {  // the ring: one copy of the message
-    PetscInt leaves;
-    PetscCall(VecGetLocalSize(local, &leaves));
-    PetscCall(VecGetArray(global, &g));
-    PetscCall(VecGetArray(local, &l));
-    if (reverse)
-      for (PetscInt i = 0; i < leaves; ++i) g[i] += l[i];
-    else
-      memcpy(l, g, (size_t)leaves * sizeof *l);
-    PetscCall(VecRestoreArray(local, &l));
-    PetscCall(VecRestoreArray(global, &g));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
-  PetscCall(DMDAGetGhostCorners(da, &gxs, &gys, &gzs, &gxm, &gym, &gzm));
-  PetscCall(VecGetArray(global, &g));
-  PetscCall(VecGetArray(local, &l));
-  const PetscInt row = xm * dof;
-  for (PetscInt k = 0; k < zm; ++k)
-    for (PetscInt j = 0; j < ym; ++j) {
-      PetscScalar* owned = g + (k * ym + j) * row;
-      PetscScalar* ghosted = l + (((k + zs - gzs) * gym + (j + ys - gys)) * gxm + (xs - gxs)) * dof;
-      if (reverse)
-        for (PetscInt i = 0; i < row; ++i) owned[i] += ghosted[i];
-      else
-        memcpy(ghosted, owned, (size_t)row * sizeof *owned);
-    }
-  PetscCall(VecRestoreArray(local, &l));
-  PetscCall(VecRestoreArray(global, &g));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode time_floor(DM da, PetscInt dof, Vec global, Vec local, PetscBool reverse, PetscInt iters,
-                                 double* seconds) {
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
-  double start = MPI_Wtime();
-  for (PetscInt k = 0; k < iters; ++k) PetscCall(floor_pass(da, dof, global, local, reverse));
-  double mine = (MPI_Wtime() - start) / (double)iters;
-  PetscCallMPI(MPI_Allreduce(&mine, seconds, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));
-  PetscFunctionReturn(0);
-}
-
 // Each type's result after one scatter from the same input, against basic's (type 0), on every rank.
 // A type that differs is reported and marked (wrong[t]): its times are still printed, with
 // "verified": false, so that a peer's fault (Open MPI's one-sided Reduce for window, seen at 4
@@ -351,11 +308,11 @@ static PetscErrorCode face_bytes(const Options* o, PetscInt n, DM da, PetscInt* 
 static PetscErrorCode report(const Options* o, PetscInt n, PetscInt face, PetscBool reverse, PetscInt iters,
                              double* times, const PetscBool* wrong, FILE* json) {
   PetscMPIInt rank, size;
-  double per_type[MAX_TYPES + 1], ratios[MAX_TYPES + 1], column[1024];
+  double per_type[MAX_TYPES + FLOOR_VARIANTS], ratios[MAX_TYPES + FLOOR_VARIANTS], column[1024];
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  const PetscInt variants = o->ntypes + 1;  // the types and the copy floor
+  const PetscInt variants = o->ntypes + FLOOR_VARIANTS;
   for (PetscInt t = 0; t < variants; ++t) {
     for (PetscInt r = 0; r < o->reps; ++r) column[r] = times[r * variants + t];
     per_type[t] = median(column, o->reps);
@@ -363,7 +320,7 @@ static PetscErrorCode report(const Options* o, PetscInt n, PetscInt face, PetscB
     ratios[t] = median(column, o->reps);
   }
   for (PetscInt t = 0; t < variants && rank == 0; ++t) {
-    const char* name = t < o->ntypes ? o->types[t] : "copy-floor";
+    const char* name = t < o->ntypes ? o->types[t] : t == o->ntypes ? "copy-floor" : "pack-floor";
     printf("  %-17s %-7s n=%-5" PetscInt_FMT " %8" PetscInt_FMT " B/neighbour  %10.2f us  x%.3f of basic\n", name,
            reverse ? "reverse" : "forward", n, face, 1e6 * per_type[t], ratios[t]);
     if (json)
@@ -390,8 +347,9 @@ static PetscErrorCode run_size(const Options* o, PetscInt n, FILE* json) {
   Vec global, local;
   VecScatter gtol;
   PetscSF sfs[MAX_TYPES];
-  static double times[1024 * (MAX_TYPES + 1)];
-  const PetscInt variants = o->ntypes + 1;
+  static double times[1024 * (MAX_TYPES + FLOOR_VARIANTS)];
+  const PetscInt variants = o->ntypes + FLOOR_VARIANTS;
+  Floors floors;
   PetscFunctionBeginUser;
   da = NULL;
   if (o->run > 0) PetscCall(make_ring(o, n, &gtol, &global, &local));
@@ -406,6 +364,7 @@ static PetscErrorCode run_size(const Options* o, PetscInt n, FILE* json) {
     PetscCall(set_type(sfs[t], o->types[t], t));
     PetscCall(PetscSFSetUp(sfs[t]));
   }
+  PetscCall(floors_create(da, o->dof, sfs[0], global, local, &floors));
   for (int direction = 0; direction < 2; ++direction) {
     const PetscBool reverse = (PetscBool)(direction == 1);
     if ((reverse && !o->reverse) || (!reverse && !o->forward)) continue;
@@ -418,12 +377,13 @@ static PetscErrorCode run_size(const Options* o, PetscInt n, FILE* json) {
       for (PetscInt k = 0; k < variants; ++k) {
         const PetscInt t = (k + r) % variants;  // every variant in every position of the round
         if (t < o->ntypes) PetscCall(time_scatters(sfs[t], global, local, reverse, iters, &times[r * variants + t]));
-        else PetscCall(time_floor(da, o->dof, global, local, reverse, iters, &times[r * variants + t]));
+        else PetscCall(time_floor(&floors, (PetscBool)(t > o->ntypes), global, local, reverse, iters, &times[r * variants + t]));
       }
     PetscInt face;
     PetscCall(face_bytes(o, n, da, &face));
     PetscCall(report(o, n, face, reverse, iters, times, wrong, json));
   }
+  PetscCall(floors_destroy(&floors));
   for (PetscInt t = 0; t < o->ntypes; ++t) PetscCall(PetscSFDestroy(&sfs[t]));
   PetscCall(VecDestroy(&global));
   PetscCall(VecDestroy(&local));
