@@ -20,7 +20,7 @@ static PetscErrorCode other_ranks_units(PetscMPIInt me, PetscInt nranks, const P
 
 PetscErrorCode floors_create(DM da, PetscInt dof, PetscSF sf, Vec global, Vec local, Floors* f) {
   PetscMPIInt me;
-  PetscInt nranks, niranks, nleaves, local_size;
+  PetscInt nranks, niranks, last_leaf, local_size;
   const PetscMPIInt *ranks, *iranks;
   const PetscInt *roffset, *rmine, *rremote, *ioffset, *irootloc;
   PetscFunctionBeginUser;
@@ -28,12 +28,13 @@ PetscErrorCode floors_create(DM da, PetscInt dof, PetscSF sf, Vec global, Vec lo
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)sf), &me));
   f->da = da;
   f->dof = dof;
-  PetscCall(PetscSFGetGraph(sf, NULL, &nleaves, NULL, NULL));
+  // A DMDA's scatter moves points of dof values (its SF's unit is a block of them); the ring's, values.
+  f->block = da ? dof : 1;
+  PetscCall(PetscSFGetLeafRange(sf, NULL, &last_leaf));
   PetscCall(VecGetLocalSize(local, &local_size));
-  f->block = nleaves > 0 ? local_size / nleaves : 1;
-  PetscCheck(nleaves == 0 || local_size == f->block * nleaves, PETSC_COMM_SELF, PETSC_ERR_PLIB,
-             "pack floor: %" PetscInt_FMT " leaves do not divide the local vector's %" PetscInt_FMT " values", nleaves,
-             local_size);
+  PetscCheck((last_leaf + 1) * f->block <= local_size, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "pack floor: leaf %" PetscInt_FMT " of %" PetscInt_FMT " values is beyond the local vector's %" PetscInt_FMT,
+             last_leaf, f->block, local_size);
   PetscCall(PetscSFGetRootRanks(sf, &nranks, &ranks, &roffset, &rmine, &rremote));
   PetscCall(PetscSFGetLeafRanks(sf, &niranks, &iranks, &ioffset, &irootloc));
   PetscCall(other_ranks_units(me, nranks, ranks, roffset, rmine, &f->nrecv, &f->recv));
