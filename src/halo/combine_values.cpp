@@ -49,38 +49,42 @@ void combine_as(std::byte* to, const std::byte* from, std::size_t count, Op op) 
 // A run of one value (a point cloud's) skips the loop; the owned values of scattered runs are cache
 // misses, so their lines are asked for a few runs ahead.
 template <class T, class Op>
-void combine_runs_as(std::span<const ReverseRun> runs, Op op) {
+void combine_runs_as(std::span<const ReverseRun> runs, const std::byte* scratch, Op op) {
   constexpr std::size_t ahead = 8;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const ReverseRun& run = runs[i];
     if (i + ahead < runs.size()) __builtin_prefetch(runs[i + ahead].owned, 1);
     if (run.bytes == sizeof(T))
-      combine_as<T>(run.owned, run.scratch, 1, op);
+      combine_as<T>(run.owned, scratch, 1, op);
     else
-      combine_as<T>(run.owned, run.scratch, run.bytes / sizeof(T), op);
+      combine_as<T>(run.owned, scratch, run.bytes / sizeof(T), op);
+    scratch += run.bytes;
   }
 }
 
 template <class T>
-void combine_runs_typed(ReduceOp op, std::span<const ReverseRun> runs) {
+void combine_runs_typed(ReduceOp op, std::span<const ReverseRun> runs, const std::byte* scratch) {
   switch (op) {
-    case ReduceOp::sum: return combine_runs_as<T>(runs, [](T a, T b) { return a + b; });
-    case ReduceOp::min: return combine_runs_as<T>(runs, [](T a, T b) { return b < a ? b : a; });
-    case ReduceOp::max: return combine_runs_as<T>(runs, [](T a, T b) { return a < b ? b : a; });
+    case ReduceOp::sum: return combine_runs_as<T>(runs, scratch, [](T a, T b) { return a + b; });
+    case ReduceOp::min: return combine_runs_as<T>(runs, scratch, [](T a, T b) { return b < a ? b : a; });
+    case ReduceOp::max: return combine_runs_as<T>(runs, scratch, [](T a, T b) { return a < b ? b : a; });
     case ReduceOp::replace:
-      for (const ReverseRun& run : runs) std::memcpy(run.owned, run.scratch, run.bytes);
+      for (const ReverseRun& run : runs) {
+        std::memcpy(run.owned, scratch, run.bytes);
+        scratch += run.bytes;
+      }
       return;
   }
 }
 
 }  // namespace
 
-void combine_runs(Combine how, std::span<const ReverseRun> runs) {
+void combine_runs(Combine how, std::span<const ReverseRun> runs, const std::byte* scratch) {
   switch (how.type) {
-    case ScalarType::float64: return combine_runs_typed<double>(how.op, runs);
-    case ScalarType::float32: return combine_runs_typed<float>(how.op, runs);
-    case ScalarType::int32: return combine_runs_typed<std::int32_t>(how.op, runs);
-    case ScalarType::int64: return combine_runs_typed<std::int64_t>(how.op, runs);
+    case ScalarType::float64: return combine_runs_typed<double>(how.op, runs, scratch);
+    case ScalarType::float32: return combine_runs_typed<float>(how.op, runs, scratch);
+    case ScalarType::int32: return combine_runs_typed<std::int32_t>(how.op, runs, scratch);
+    case ScalarType::int64: return combine_runs_typed<std::int64_t>(how.op, runs, scratch);
   }
 }
 

@@ -62,11 +62,11 @@ void build_reverse(PlanState& p) {
       const std::size_t bytes = piece_bytes(p, piece);
       Region scratch = transpose.add_memory(*r->scratch, owned.element_size, offset, bytes);
       transpose.add_receive(channel, rank, scratch, Layout::contiguous(0, piece.layout.count()));
-      const std::byte* from = r->scratch->data() + offset;
+      const std::size_t first_run = r->runs.size();
       piece.layout.for_each_run([&](std::size_t first, std::size_t length) {
-        r->runs.push_back({owned.base + first * owned.element_size, from, length * owned.element_size, piece.region});
-        from += length * owned.element_size;
+        r->runs.push_back({owned.base + first * owned.element_size, length * owned.element_size});
       });
+      r->stretches.push_back({first_run, r->runs.size(), r->scratch->data() + offset, piece.region});
       offset += round_up(bytes);
     }
   }
@@ -125,14 +125,9 @@ void reverse_finish(PlanState& p, std::span<const Combine> per_region, const cha
   r.plan->finish();
   r.started = false;
   const std::span<const ReverseRun> runs(r.runs);
-  if (per_region.size() == 1) return combine_runs(per_region[0], runs);
-  // In combining order, each stretch of runs of one region with that region's combination.
-  for (std::size_t first = 0; first < runs.size();) {
-    std::size_t end = first + 1;
-    while (end < runs.size() && runs[end].region == runs[first].region) ++end;
-    combine_runs(per_region[static_cast<std::size_t>(runs[first].region)], runs.subspan(first, end - first));
-    first = end;
-  }
+  for (const ReverseStretch& stretch : r.stretches)
+    combine_runs(per_region[per_region.size() == 1 ? 0 : static_cast<std::size_t>(stretch.region)],
+                 runs.subspan(stretch.first, stretch.end - stretch.first), stretch.scratch);
 }
 
 }  // namespace ghostwire::detail

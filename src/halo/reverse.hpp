@@ -19,11 +19,16 @@ namespace ghostwire::detail {
 
 struct PlanState;
 
-// Scratch bytes to combine into owned bytes: one contiguous run of a forward send layout.
+// Owned bytes to combine a run of scratch into: one contiguous run of a forward send layout.
 struct ReverseRun {
   std::byte* owned;
-  const std::byte* scratch;
   std::size_t bytes;
+};
+
+// The runs of one forward send piece, whose values lie back to back in scratch from `scratch`.
+struct ReverseStretch {
+  std::size_t first, end;  // runs[first, end)
+  const std::byte* scratch;
   int region;  // the forward plan's region, whose element size the combination's type must divide
 };
 
@@ -32,6 +37,7 @@ struct ReverseState {
   std::unique_ptr<Segment> scratch;
   std::unique_ptr<Plan> plan;
   std::vector<ReverseRun> runs;  // in combining order: by neighbour rank, channel, message order
+  std::vector<ReverseStretch> stretches;
   bool started = false;
 };
 
@@ -42,7 +48,8 @@ void reverse_start(PlanState& forward, const char* call);
 // Finishes the transpose's exchange and combines; `per_region`: one Combine for every region, or one for all.
 void reverse_finish(PlanState& forward, std::span<const Combine> per_region, const char* call);
 
-// owned[i] = op(owned[i], scratch[i]) over every run in order, each a whole number of `how.type` values.
-void combine_runs(Combine how, std::span<const ReverseRun> runs);
+// owned[i] = op(owned[i], scratch[i]) over every run in order, each a whole number of `how.type`
+// values, the runs' scratch values back to back from `scratch`.
+void combine_runs(Combine how, std::span<const ReverseRun> runs, const std::byte* scratch);
 
 }  // namespace ghostwire::detail
