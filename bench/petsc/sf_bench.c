@@ -364,7 +364,7 @@ static PetscErrorCode run_size(const Options* o, PetscInt n, FILE* json) {
     PetscCall(set_type(sfs[t], o->types[t], t));
     PetscCall(PetscSFSetUp(sfs[t]));
   }
-  PetscCall(floors_create(da, o->dof, sfs[0], global, local, &floors));
+  PetscCall(floors_create(da, o->dof, sfs[0], local, &floors));
   for (int direction = 0; direction < 2; ++direction) {
     const PetscBool reverse = (PetscBool)(direction == 1);
     if ((reverse && !o->reverse) || (!reverse && !o->forward)) continue;

@@ -18,13 +18,12 @@ static PetscErrorCode other_ranks_units(PetscMPIInt me, PetscInt nranks, const P
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode floors_create(DM da, PetscInt dof, PetscSF sf, Vec global, Vec local, Floors* f) {
+PetscErrorCode floors_create(DM da, PetscInt dof, PetscSF sf, Vec local, Floors* f) {
   PetscMPIInt me;
   PetscInt nranks, niranks, last_leaf, local_size;
   const PetscMPIInt *ranks, *iranks;
   const PetscInt *roffset, *rmine, *rremote, *ioffset, *irootloc;
   PetscFunctionBeginUser;
-  (void)global;
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)sf), &me));
   f->da = da;
   f->dof = dof;
@@ -53,10 +52,11 @@ PetscErrorCode floors_destroy(Floors* f) {
 
 // The owned block's rows, between the global vector (owned values only) and the local one (with
 // ghosts): copied forward, added in reverse. Any SF type does this much for its self edges.
-static void copy_rows(const Floors* f, PetscScalar* g, PetscScalar* l, PetscBool reverse) {
+static PetscErrorCode copy_rows(const Floors* f, PetscScalar* g, PetscScalar* l, PetscBool reverse) {
   PetscInt xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym, gzm;
-  DMDAGetCorners(f->da, &xs, &ys, &zs, &xm, &ym, &zm);
-  DMDAGetGhostCorners(f->da, &gxs, &gys, &gzs, &gxm, &gym, &gzm);
+  PetscFunctionBeginUser;
+  PetscCall(DMDAGetCorners(f->da, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(DMDAGetGhostCorners(f->da, &gxs, &gys, &gzs, &gxm, &gym, &gzm));
   const PetscInt row = xm * f->dof;
   for (PetscInt k = 0; k < zm; ++k)
     for (PetscInt j = 0; j < ym; ++j) {
@@ -67,6 +67,7 @@ static void copy_rows(const Floors* f, PetscScalar* g, PetscScalar* l, PetscBool
       else
         memcpy(ghosted, owned, (size_t)row * sizeof *owned);
     }
+  PetscFunctionReturn(0);
 }
 
 // Units at listed places to and from the dense buffer (add: into the listed places, adding). One
@@ -98,7 +99,7 @@ static PetscErrorCode floor_pass(const Floors* f, PetscBool with_pack, Vec globa
   PetscFunctionBeginUser;
   PetscCall(VecGetArray(global, &g));
   PetscCall(VecGetArray(local, &l));
-  if (f->da) copy_rows(f, g, l, reverse);
+  if (f->da) PetscCall(copy_rows(f, g, l, reverse));
   if (with_pack && reverse) {
     pack(l, f->recv, f->nrecv, f->block, f->buffer);
     unpack(f->buffer, f->send, f->nsend, f->block, g, PETSC_TRUE);

@@ -20,8 +20,8 @@ typedef struct {
   PetscScalar* buffer;    // max(nsend, nrecv) units
 } Floors;
 
-// From a set-up SF (its rank lists) over `global` and `local`; collective on nothing.
-PetscErrorCode floors_create(DM da, PetscInt dof, PetscSF sf, Vec global, Vec local, Floors* f);
+// From a set-up SF (its rank lists) whose leaves are `local`'s; not collective.
+PetscErrorCode floors_create(DM da, PetscInt dof, PetscSF sf, Vec local, Floors* f);
 PetscErrorCode floors_destroy(Floors* f);
 // The slowest rank's seconds per pass for `iters` passes of the copy floor or (pack) the pack floor.
 PetscErrorCode time_floor(const Floors* f, PetscBool pack, Vec global, Vec local, PetscBool reverse, PetscInt iters,

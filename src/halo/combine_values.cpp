@@ -44,10 +44,9 @@ void combine_as(std::byte* to, const std::byte* from, std::size_t count, Op op) 
   }
 }
 
-// One switch per call, then every run: a point cloud's owned values are runs of one element, so a
-// switch per run would cost more than the additions.
-// A run of one value (a point cloud's) skips the loop; the owned values of scattered runs are cache
-// misses, so their lines are asked for a few runs ahead.
+// One switch per stretch of runs, not per run: a point cloud's owned values are runs of one value,
+// where a switch per run cost more than the additions. Such a run skips the loop, and as the owned
+// values of scattered runs are cache misses, their lines are asked for a few runs ahead.
 template <class T, class Op>
 void combine_runs_as(std::span<const ReverseRun> runs, const std::byte* scratch, Op op) {
   constexpr std::size_t ahead = 8;
