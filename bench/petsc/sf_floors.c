@@ -13,8 +13,10 @@ static PetscErrorCode other_ranks_units(PetscMPIInt me, PetscInt nranks, const P
     if (ranks[r] != me) n += offset[r + 1] - offset[r];
   PetscCall(PetscMalloc1(n, out));
   *count = 0;
-  for (PetscInt r = 0; r < nranks; ++r)
-    for (PetscInt i = offset[r]; i < offset[r + 1] && ranks[r] != me; ++i) (*out)[(*count)++] = units[i];
+  for (PetscInt r = 0; r < nranks; ++r) {
+    if (ranks[r] == me) continue;
+    for (PetscInt i = offset[r]; i < offset[r + 1]; ++i) (*out)[(*count)++] = units[i];
+  }
   PetscFunctionReturn(0);
 }
 
@@ -27,6 +29,10 @@ PetscErrorCode floors_create(DM da, PetscInt dof, PetscSF sf, Vec local, Floors*
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)sf), &me));
   f->da = da;
   f->dof = dof;
+  if (da) {
+    PetscCall(DMDAGetCorners(da, &f->xs, &f->ys, &f->zs, &f->xm, &f->ym, &f->zm));
+    PetscCall(DMDAGetGhostCorners(da, &f->gxs, &f->gys, &f->gzs, &f->gxm, &f->gym, &f->gzm));
+  }
   // A DMDA's scatter moves points of dof values (its SF's unit is a block of them); the ring's, values.
   f->block = da ? dof : 1;
   PetscCall(PetscSFGetLeafRange(sf, NULL, &last_leaf));
@@ -52,22 +58,18 @@ PetscErrorCode floors_destroy(Floors* f) {
 
 // The owned block's rows, between the global vector (owned values only) and the local one (with
 // ghosts): copied forward, added in reverse. Any SF type does this much for its self edges.
-static PetscErrorCode copy_rows(const Floors* f, PetscScalar* g, PetscScalar* l, PetscBool reverse) {
-  PetscInt xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym, gzm;
-  PetscFunctionBeginUser;
-  PetscCall(DMDAGetCorners(f->da, &xs, &ys, &zs, &xm, &ym, &zm));
-  PetscCall(DMDAGetGhostCorners(f->da, &gxs, &gys, &gzs, &gxm, &gym, &gzm));
-  const PetscInt row = xm * f->dof;
-  for (PetscInt k = 0; k < zm; ++k)
-    for (PetscInt j = 0; j < ym; ++j) {
-      PetscScalar* owned = g + (k * ym + j) * row;
-      PetscScalar* ghosted = l + (((k + zs - gzs) * gym + (j + ys - gys)) * gxm + (xs - gxs)) * f->dof;
+static void copy_rows(const Floors* f, PetscScalar* g, PetscScalar* l, PetscBool reverse) {
+  const PetscInt row = f->xm * f->dof;
+  for (PetscInt k = 0; k < f->zm; ++k)
+    for (PetscInt j = 0; j < f->ym; ++j) {
+      PetscScalar* owned = g + (k * f->ym + j) * row;
+      PetscScalar* ghosted =
+          l + (((k + f->zs - f->gzs) * f->gym + (j + f->ys - f->gys)) * f->gxm + (f->xs - f->gxs)) * f->dof;
       if (reverse)
         for (PetscInt i = 0; i < row; ++i) owned[i] += ghosted[i];
       else
         memcpy(ghosted, owned, (size_t)row * sizeof *owned);
     }
-  PetscFunctionReturn(0);
 }
 
 // Units at listed places to and from the dense buffer (add: into the listed places, adding). One
@@ -99,7 +101,7 @@ static PetscErrorCode floor_pass(const Floors* f, PetscBool with_pack, Vec globa
   PetscFunctionBeginUser;
   PetscCall(VecGetArray(global, &g));
   PetscCall(VecGetArray(local, &l));
-  if (f->da) PetscCall(copy_rows(f, g, l, reverse));
+  if (f->da) copy_rows(f, g, l, reverse);
   if (with_pack && reverse) {
     pack(l, f->recv, f->nrecv, f->block, f->buffer);
     unpack(f->buffer, f->send, f->nsend, f->block, g, PETSC_TRUE);

@@ -14,6 +14,8 @@
 typedef struct {
   DM da;          // NULL: the ring of -run (no self edges)
   PetscInt dof;   // values per grid point
+  // The DMDA's owned block (xs.., xm..) and ghosted block (gxs.., gxm..), taken once at creation.
+  PetscInt xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym, gzm;
   PetscInt block; // scalars per unit of the SF
   PetscInt nsend, nrecv;
   PetscInt *send, *recv;  // units: my roots other ranks read, my leaves read from other ranks
