@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // An Exchanger is one implementation of a case's halo exchange: the thing `gw-bench halo` measures.
-// Each (gw, mpi-isend, mpi-persistent, mpi-alltoallw, mpi-put, raw) is one small class behind this
-// interface, built once per case, collectively, in the same order on every rank.
+// Each (gw, mpi-isend, mpi-persistent, mpi-alltoallw, mpi-put, the peers petsc-basic,
+// petsc-neighbor, petsc-window and ga, raw) is one small class behind this interface, built once per
+// case, collectively, in the same order on every rank.
 //
 // The benchmark writes owned values into field(), calls exchange() on every rank, and checks the
 // ghost values in field() afterwards. exchange() returns when this rank's ghost cells hold the
@@ -43,6 +44,9 @@ class Exchanger {
   virtual void reverse_sum();
   // How ghostwire moves the bytes ("shm", "shm+p2p", "p2p", ...); empty for the others.
   virtual std::string transport() const { return ""; }
+  // Whether exchange() also writes the ghost cells no message of the case fills (the domain's
+  // boundary, a faces-only case's corners): ga, whose GA_Update_ghosts is periodic.
+  virtual bool fills_every_ghost() const { return false; }
 };
 
 enum class Direction { forward, reverse };
@@ -63,8 +67,11 @@ std::string_view exchanger_summary(std::string_view name);
 bool is_mpi_exchanger(std::string_view name);  // the baselines gw is compared against
 // Why `name` has no reverse exchange in this benchmark, or "" when it has one.
 std::string_view reverse_unsupported_reason(std::string_view name);
+bool is_peer_exchanger(std::string_view name);  // another library's halo exchange (petsc-*, ga)
 // Why `name` cannot run in this job, or "" when it can.
 std::string unavailable_reason(std::string_view name, const RunContext& context);
+// Why `name` does not run on case `c` (ga: not on the unstructured case), or "" when it does.
+std::string_view case_unsupported_reason(std::string_view name, const HaloCase& c);
 // Collective over MPI_COMM_WORLD.
 std::unique_ptr<Exchanger> make_exchanger(std::string_view name, const ExchangerSetup& setup);
 
@@ -74,5 +81,14 @@ std::unique_ptr<Exchanger> make_mpi_persistent_exchanger(const ExchangerSetup& s
 std::unique_ptr<Exchanger> make_mpi_alltoallw_exchanger(const ExchangerSetup& setup);
 std::unique_ptr<Exchanger> make_mpi_put_exchanger(const ExchangerSetup& setup);
 std::unique_ptr<Exchanger> make_raw_exchanger(const ExchangerSetup& setup);
+// Built with PETSc (GW_BENCH_HAVE_PETSC): `type` basic, neighbor or window.
+std::unique_ptr<Exchanger> make_petsc_exchanger(const ExchangerSetup& setup, std::string_view type);
+// Built with Global Arrays (GW_BENCH_HAVE_GA).
+std::unique_ptr<Exchanger> make_ga_exchanger(const ExchangerSetup& setup);
+// Before MPI_Finalize, after every exchanger is gone: PetscFinalize and GA_Terminate where a
+// peer implementation started them.
+void end_peer_sessions();
+void end_petsc_session();
+void end_ga_session();
 
 }  // namespace gwbench::halo

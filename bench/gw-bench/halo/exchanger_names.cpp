@@ -14,6 +14,10 @@ const NamedSummary exchangers[] = {
     {"mpi-persistent", "MPI_Recv_init / MPI_Send_init once; pack, MPI_Startall, MPI_Waitall, unpack"},
     {"mpi-alltoallw", "MPI_Neighbor_alltoallw, derived datatypes on the array, no packing"},
     {"mpi-put", "pack, MPI_Put into the neighbours' receive buffers between MPI_Win_fence, unpack"},
+    {"petsc-basic", "PETSc's PetscSF, type basic: PetscSFBcast of the owned values into the ghosts (PETSc builds only)"},
+    {"petsc-neighbor", "PetscSF type neighbor (MPI neighbourhood collectives), the same Bcast"},
+    {"petsc-window", "PetscSF type window (MPI one-sided, PETSc's default sync), the same Bcast"},
+    {"ga", "Global Arrays: GA_Update_ghosts on a ghosted global array (grid cases; periodic, with corners)"},
     {"raw", "the floor: copy straight from the neighbours' arrays in one shared window, two flags"},
 };
 
@@ -28,8 +32,20 @@ std::string_view exchanger_summary(std::string_view name) { return summary_of(ex
 
 bool is_mpi_exchanger(std::string_view name) { return name.substr(0, 4) == "mpi-"; }
 
+bool is_peer_exchanger(std::string_view name) { return name.substr(0, 6) == "petsc-" || name == "ga"; }
+
 std::string_view reverse_unsupported_reason(std::string_view name) {
-  (void)name;  // every implementation has one
+  if (name == "ga") return "Global Arrays has no reverse ghost update: GA_Update_ghosts only copies owners' values";
+  // Found by the reverse check: sums of the unstructured case come out short from the first
+  // exchange on, with every sync (fence, lock, active) and osc component; flavor shared is right.
+  if (name == "petsc-window")
+    return "PETSc 3.18's window type (flavor create, its default) loses contributions of the unstructured case's "
+           "PetscSFReduce (docs/BENCHMARKS.md, \"Peers\")";
+  return "";
+}
+
+std::string_view case_unsupported_reason(std::string_view name, const HaloCase& c) {
+  if (name == "ga" && c.grid.dimensions == 0) return "a global array is a grid: ga runs on the grid cases only";
   return "";
 }
 

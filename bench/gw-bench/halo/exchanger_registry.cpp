@@ -10,6 +10,10 @@ namespace gwbench::halo {
 std::string unavailable_reason(std::string_view name, const RunContext& context) {
   if (name == "raw" && context.hosts() > 1)
     return "the ranks span " + std::to_string(context.hosts()) + " hosts, so not all of them share memory";
+  if (name.substr(0, 6) == "petsc-" && !GW_BENCH_HAVE_PETSC)
+    return "gw-bench was built without PETSc (Debian's petsc-dev, Open MPI builds only)";
+  if (name == "ga" && !GW_BENCH_HAVE_GA)
+    return "gw-bench was built without Global Arrays (Debian's libglobalarrays-dev and libarmci-mpi-dev, Open MPI builds only)";
   return "";
 }
 
@@ -26,7 +30,22 @@ std::unique_ptr<Exchanger> make_exchanger(std::string_view name, const Exchanger
   if (name == "mpi-alltoallw") return make_mpi_alltoallw_exchanger(setup);
   if (name == "mpi-put") return make_mpi_put_exchanger(setup);
   if (name == "raw") return make_raw_exchanger(setup);
+#if GW_BENCH_HAVE_PETSC
+  if (name.substr(0, 6) == "petsc-") return make_petsc_exchanger(setup, name.substr(6));
+#endif
+#if GW_BENCH_HAVE_GA
+  if (name == "ga") return make_ga_exchanger(setup);
+#endif
   throw std::runtime_error("unknown implementation " + std::string(name));
+}
+
+void end_peer_sessions() {
+#if GW_BENCH_HAVE_PETSC
+  end_petsc_session();
+#endif
+#if GW_BENCH_HAVE_GA
+  end_ga_session();
+#endif
 }
 
 }  // namespace gwbench::halo

@@ -45,8 +45,13 @@ class FieldCheck {
 
   // Owned elements get epoch `epoch`, ghost elements the sentinel.
   void fill(double* field, std::uint64_t epoch) const;
+  // Ghosts no message of the case fills stay as fill() left them, except for an implementation
+  // that fills every ghost cell whatever the case asks (ga: GA_Update_ghosts wraps around the
+  // domain's boundary and fills the corners).
+  enum class Unfilled { untouched, may_change };
   // Throws VerificationError naming the implementation, the element and what it held instead.
-  void check(const double* field, std::uint64_t epoch, const std::string& impl) const;
+  void check(const double* field, std::uint64_t epoch, const std::string& impl,
+             Unfilled unfilled = Unfilled::untouched) const;
 
   // Every owned element from epoch e - 1 to epoch e. Adds of whole numbers below 2^53 are exact,
   // so the result is exactly what fill(field, e) writes there.

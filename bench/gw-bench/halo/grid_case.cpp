@@ -124,6 +124,7 @@ HaloCase make_grid_case(const CaseSpec& spec, int rank, int size) {
   c.description = std::to_string(spec.size) + "^" + std::to_string(dims) + " doubles on " + shape + " ranks, halo " +
                   std::to_string(spec.halo) + ", " + (spec.corners ? "faces, edges and corners" : "faces");
   c.elements = me.cells();
+  c.grid = {dims, spec.size, spec.halo, spec.corners, procs};
   c.global_elements = 1;
   for (int a = 0; a < dims; ++a) c.global_elements *= spec.size;
 

@@ -9,6 +9,7 @@
 // "unstructured" (a k-nearest-neighbour graph of a random point cloud partitioned by METIS).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -32,6 +33,16 @@ struct Receive : Message {
   ghostwire::Layout source;  // elements of the neighbour's array, in message order
 };
 
+// A grid case's decomposition, for implementations that describe the grid themselves (ga): the
+// global grid is size^dimensions, split into blocks over procs (x first, the fastest axis of the
+// array and of the rank order), each stored with `halo` ghost layers on every side.
+struct GridShape {
+  int dimensions = 0;  // 0: not a grid case
+  int size = 0, halo = 0;
+  bool corners = false;
+  std::array<int, 3> procs{1, 1, 1};
+};
+
 struct HaloCase {
   std::string name;         // "2d-512-h1"
   std::string description;  // "512^2 doubles on 2x1 ranks, halo 1, faces"
@@ -43,6 +54,7 @@ struct HaloCase {
   std::vector<std::uint8_t> ghost;  // per element: 1 for ghost elements
   std::vector<Message> sends;       // sorted by (neighbour, tag)
   std::vector<Receive> receives;    // sorted by (neighbour, tag)
+  GridShape grid;                   // grid cases
 
   // Unstructured cases: owned elements come first, ghosts after; ghostwire builds its plan from
   // this map with make_unstructured_plan instead of from the message lists.

@@ -62,10 +62,10 @@ std::string halo_json_line(const HaloResult& r, const HaloRun& run) {
          "]}";
 }
 
-const HaloResult* best_mpi(const std::vector<HaloResult>& row) {
+const HaloResult* fastest(const std::vector<HaloResult>& row, bool (*among)(std::string_view)) {
   const HaloResult* best = nullptr;
   for (const HaloResult& r : row)
-    if (is_mpi_exchanger(r.impl) && (!best || r.usec < best->usec)) best = &r;
+    if (among(r.impl) && (!best || r.usec < best->usec)) best = &r;
   return best;
 }
 
@@ -74,6 +74,7 @@ HaloTable::HaloTable(std::vector<std::string> implementations) : implementations
     has_gw_ = has_gw_ || impl == "gw";
     has_raw_ = has_raw_ || impl == "raw";
     has_mpi_ = has_mpi_ || is_mpi_exchanger(impl);
+    has_peer_ = has_peer_ || is_peer_exchanger(impl);
   }
 }
 
@@ -81,6 +82,7 @@ void HaloTable::print_heading(std::FILE* out) const {
   std::fprintf(out, "%-*s", case_width, "case");
   for (const std::string& impl : implementations_) std::fprintf(out, "%*s", column_width(impl), impl.c_str());
   if (has_gw_ && has_mpi_) std::fprintf(out, "%16s%9s", "best MPI", "gw/mpi");
+  if (has_gw_ && has_peer_) std::fprintf(out, "%16s%9s", "best peer", "gw/peer");
   if (has_gw_ && has_raw_) std::fprintf(out, "%9s", "gw/raw");
   std::fprintf(out, "\n");
   std::fflush(out);
@@ -95,13 +97,15 @@ void HaloTable::print_row(std::FILE* out, const std::string& case_name, const st
       std::fprintf(out, "%*s", column_width(impl), "-");
   }
   const HaloResult* gw = find(row, "gw");
-  if (has_gw_ && has_mpi_) {
-    const HaloResult* mpi = best_mpi(row);
-    if (gw && mpi && mpi->usec > 0)
-      std::fprintf(out, "%16s%9.2f", mpi->impl.c_str(), gw->usec / mpi->usec);
+  auto versus_fastest = [&](bool (*among)(std::string_view)) {
+    const HaloResult* other = fastest(row, among);
+    if (gw && other && other->usec > 0)
+      std::fprintf(out, "%16s%9.2f", other->impl.c_str(), gw->usec / other->usec);
     else
       std::fprintf(out, "%16s%9s", "-", "-");
-  }
+  };
+  if (has_gw_ && has_mpi_) versus_fastest(is_mpi_exchanger);
+  if (has_gw_ && has_peer_) versus_fastest(is_peer_exchanger);
   if (has_gw_ && has_raw_) {
     const HaloResult* raw = find(row, "raw");
     if (gw && raw && raw->usec > 0)

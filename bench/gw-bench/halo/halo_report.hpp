@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // What `gw-bench halo` reports: one HaloResult per (case, implementation), printed as a row of a
-// human table (cases x implementations, plus gw against the best MPI variant and against raw) and
+// human table (cases x implementations, plus gw against the best MPI variant, the best peer and raw) and
 // as one JSON line for scripts (bench/run_suite.py reads the JSON lines).
 #pragma once
 
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gwbench::halo {
@@ -48,10 +49,11 @@ class HaloTable {
 
  private:
   std::vector<std::string> implementations_;
-  bool has_gw_ = false, has_mpi_ = false, has_raw_ = false;
+  bool has_gw_ = false, has_mpi_ = false, has_peer_ = false, has_raw_ = false;
 };
 
-// The fastest MPI implementation of a row, or null.
-const HaloResult* best_mpi(const std::vector<HaloResult>& row);
+// The fastest of a row's implementations that `among` accepts (is_mpi_exchanger, is_peer_exchanger),
+// or null.
+const HaloResult* fastest(const std::vector<HaloResult>& row, bool (*among)(std::string_view));
 
 }  // namespace gwbench::halo

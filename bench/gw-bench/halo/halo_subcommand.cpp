@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// gw-bench halo: one halo exchange, several implementations (ghostwire, four MPI styles, the raw
-// shared-memory floor), the same arrays and cases, measured side by side in one job. Every rank
+// gw-bench halo: one halo exchange, several implementations (ghostwire, four MPI styles, the peers
+// PetscSF and Global Arrays, the raw shared-memory floor), the same arrays and cases, measured side
+// by side in one job. Every rank
 // takes part; the time of an exchange is that of the slowest rank. See docs/benchmarks-howto.md.
 #include <mpi.h>
 
@@ -81,13 +82,19 @@ int run_halo(RunContext& context, const HaloOptions& o) {
   }
 
   std::vector<HaloResult> results;
-  std::vector<std::string> descriptions;
+  std::vector<std::string> descriptions, not_applicable;
   for (const CaseSpec& spec : o.cases) {
     HaloCase c = spec.kind == CaseSpec::Kind::unstructured
                      ? make_point_cloud_case(spec, o.point_cloud, context.rank(), context.size())
                      : make_grid_case(spec, context.rank(), context.size());
     CaseStats stats = case_stats(c);
-    std::vector<HaloResult> row = measure_case(context, o, c, stats, names);
+    std::vector<std::string> case_names;
+    for (const std::string& name : names)
+      if (std::string_view why = case_unsupported_reason(name, c); why.empty())
+        case_names.push_back(name);
+      else
+        not_applicable.push_back(name + " on " + c.name + " (" + std::string(why) + ")");
+    std::vector<HaloResult> row = measure_case(context, o, c, stats, case_names);
     descriptions.push_back("# " + c.name + ": " + c.description + "; per exchange " + std::to_string(stats.messages) +
                            " messages, " + kib(stats.bytes_per_exchange) + " (all ranks), at most " +
                            std::to_string(stats.neighbours) + " neighbour" + (stats.neighbours == 1 ? "" : "s") +
@@ -109,10 +116,13 @@ int run_halo(RunContext& context, const HaloOptions& o) {
                                     : (o.verify == HaloVerify::every
                                            ? "every cell after every exchange"
                                            : "owned cells rewritten and received ghosts checked every exchange, every cell after each repetition");
-    std::printf("# gw-bench halo: %zu results (%zu cases x %zu implementations), every exchange verified (%s)\n",
-                results.size(), o.cases.size(), names.size(), checked);
+    for (const std::string& line : not_applicable) std::printf("# not applicable: %s\n", line.c_str());
+    std::string skipped = not_applicable.empty() ? "" : "; " + std::to_string(not_applicable.size()) + " not applicable";
+    std::printf("# gw-bench halo: %zu results (%zu cases x %zu implementations%s), every exchange verified (%s)\n",
+                results.size(), o.cases.size(), names.size(), skipped.c_str(), checked);
     std::fflush(stdout);
   }
+  end_peer_sessions();
   MPI_Barrier(MPI_COMM_WORLD);
   return 0;
 }
