@@ -28,6 +28,7 @@ struct TransferRun {
 
 namespace detail {
 struct AsyncTransferState;
+struct WorldState;
 }
 
 class AsyncTransfer {
@@ -47,7 +48,10 @@ class AsyncTransfer {
   std::size_t pending() const noexcept;  // remote operations not yet known to be complete
 
  private:
-  std::unique_ptr<detail::AsyncTransferState> state_;
+  detail::AsyncTransferState& state();  // made at the first operation on another node
+
+  detail::WorldState* world_;
+  std::unique_ptr<detail::AsyncTransferState> state_;  // null while everything went through shared memory
 };
 
 }  // namespace ghostwire

@@ -151,8 +151,16 @@ std::string describe_wait(const AsyncTransferState& a) {
 }  // namespace
 }  // namespace detail
 
-AsyncTransfer::AsyncTransfer(World& world) : state_(std::make_unique<detail::AsyncTransferState>()) {
-  state_->w = &detail::world_state(world);
+// The state (request and type lists) only for transfers that reach another node: a copy from node
+// peers costs no allocation (docs/copy-study.md).
+AsyncTransfer::AsyncTransfer(World& world) : world_(&detail::world_state(world)) {}
+
+detail::AsyncTransferState& AsyncTransfer::state() {
+  if (!state_) {
+    state_ = std::make_unique<detail::AsyncTransferState>();
+    state_->w = world_;
+  }
+  return *state_;
 }
 
 AsyncTransfer::~AsyncTransfer() {
@@ -174,6 +182,7 @@ AsyncTransfer& AsyncTransfer::operator=(AsyncTransfer&& other) noexcept {
       } catch (const std::exception&) {
       }
     }
+    world_ = other.world_;
     state_ = std::move(other.state_);
   }
   return *this;
@@ -190,7 +199,7 @@ void AsyncTransfer::get(const Segment& segment, int rank, std::span<const Transf
       if (run.bytes) std::memcpy(out + run.local_offset, peer + s.data_offset + run.remote_offset, run.bytes);
     return;
   }
-  AsyncTransferState& a = *state_;
+  AsyncTransferState& a = state();
   a.issue(s, rank, runs, "AsyncTransfer::get", [&](const OneSidedOperation& op) {
     MPI_Request request;
     check_mpi(MPI_Rget(out + op.local_displacement, op.count, op.local_type, rank, op.remote_displacement, op.count,
@@ -212,7 +221,7 @@ void AsyncTransfer::put(Segment& segment, int rank, std::span<const TransferRun>
     std::atomic_thread_fence(std::memory_order_release);
     return;
   }
-  AsyncTransferState& a = *state_;
+  AsyncTransferState& a = state();
   a.issue(s, rank, runs, "AsyncTransfer::put", [&](const OneSidedOperation& op) {
     MPI_Request request;
     check_mpi(MPI_Rput(in + op.local_displacement, op.count, op.local_type, rank, op.remote_displacement, op.count,
@@ -223,13 +232,16 @@ void AsyncTransfer::put(Segment& segment, int rank, std::span<const TransferRun>
   a.add_flush({s.world_window, rank, true});
 }
 
-bool AsyncTransfer::test() { return state_->test(); }
+bool AsyncTransfer::test() { return !state_ || state_->test(); }
 
 void AsyncTransfer::wait() {
+  if (!state_) return;
   detail::AsyncTransferState& a = *state_;
   detail::wait_until(*a.w, [&] { return a.test(); }, [&] { return detail::describe_wait(a); });
 }
 
-std::size_t AsyncTransfer::pending() const noexcept { return state_->requests.size() + state_->flushes.size(); }
+std::size_t AsyncTransfer::pending() const noexcept {
+  return state_ ? state_->requests.size() + state_->flushes.size() : 0;
+}
 
 }  // namespace ghostwire
