@@ -132,7 +132,7 @@ int run_halo(RunContext& context, const HaloOptions& o) {
 Subcommand halo_subcommand() {
   Subcommand s;
   s.name = "halo";
-  s.summary = "halo exchange of 2-D, 3-D and unstructured cases: ghostwire vs MPI styles vs the raw floor";
+  s.summary = "halo exchange of 2-D, 3-D and unstructured cases: ghostwire vs MPI styles vs PetscSF and Global Arrays vs the raw floor";
   s.usage = "[--cases LIST] [--impl LIST] [--points N] [--min-time SEC | --iterations N] [--repeats N] [--reverse] ...";
   s.parse = [](const std::vector<std::string>& args) -> Job {
     HaloOptions o = parse_halo_options(args);
