@@ -89,12 +89,14 @@ APPS = ["cloverleaf", "minighost", "heat", "cfdproxy", "dash"]
 SOURCE_OF = {app: o.key for o in ORIGINALS.values() for app in o.apps}
 
 # ---------------------------------------------------------------- inputs, full and quick
-# Chosen so the full run (7 rounds, CFD-Proxy 3) stays near 30 minutes on the 2-core VM; a round of
-# each app takes roughly: CloverLeaf 50 s (all 87 steps of clover_bm_short, 4-7 s a run), miniGhost
-# 40 s, Heat 25 s, DASH 30 s, CFD-Proxy 90 s (48 oversubscribed ranks: the original's 3 x 2 x 100
-# iterations and reading its 48 files, ghostwire's 3 x 100). docs/originals.md has the arithmetic.
+# Chosen so the full run (9 rounds, CFD-Proxy 3) stays near 30 minutes on the idle 2-core VM. A round
+# of each app takes roughly: CloverLeaf 50 s (all 87 steps of clover_bm_short, 4-7 s a run, 3 gw
+# exchanges at 2 and 4 ranks), miniGhost 40 s (48 jobs), Heat 25 s, DASH 30 s, CFD-Proxy 60-70 s (48
+# oversubscribed ranks: the original's 3 x 2 x 100 iterations and reading its 48 files, ghostwire's
+# 3 x 100); 9 rounds give the median a ~95% interval narrower than the whole range (goals.py). One
+# full-size round took 4.7 minutes with a load average of 8-16 from other work (docs/originals.md).
 FULL = {
-    "rounds": 7,
+    "rounds": 9,
     "cfd_rounds": 3,
     "cloverleaf_deck": "clover_bm_short",
     "cloverleaf_end_step": None,                # the deck's 87 steps, test problem 2 checked
@@ -277,8 +279,8 @@ def builds_for(app: str, checkout: Checkout, inputs: dict) -> list[Build]:
     mpicc, mpicxx, mpif90 = "mpicc.openmpi", "mpicxx.openmpi", "mpif90.openmpi"
     if app == "cloverleaf":
         # The reference's own build (docs/cloverleaf.md): gfortran -O3 -march=native -funroll-loops -fopenmp.
-        return [Build("cloverleaf", checkout, ".", [], [("src", ["make", "-j2", "COMPILER=GNU", f"MPI_COMPILER={mpif90}",
-                                                                 f"C_MPI_COMPILER={mpicc}"])], ["src/clover_leaf"])]
+        make = ["make", "-j2", "COMPILER=GNU", f"MPI_COMPILER={mpif90}", f"C_MPI_COMPILER={mpicc}"]
+        return [Build("cloverleaf", checkout, ".", [], [("src", make)], ["src/clover_leaf"])]
     if app == "minighost":
         # makefile.mpi.gnu with Open MPI's wrappers; gfortran 10+ needs -fallow-argument-mismatch for
         # its MPI calls, -ffree-line-length-none for its long lines; linked by mpif90 (the Fortran
@@ -343,7 +345,7 @@ class Case:
 
     @property
     def name(self) -> str:
-        return f"{self.app} {self.input} {self.ranks} rank{'s' if self.ranks > 1 else ''}"
+        return f"{self.app} {self.input}, {self.ranks} rank{'s' if self.ranks > 1 else ''}"
 
 
 class ParseError(Exception):
@@ -490,9 +492,8 @@ def minighost_cases(builds: dict, opts, inputs: dict, checkout: Checkout, out_di
                             parse_minighost_original, "own") for m, name in COMM_METHODS.items()]
                 jobs += [Job("gw", f"gw {name}", ranks, [gw, "--variant", "gw", *common, "--comm_method", str(m)],
                              parse_minighost_gw, "own") for m, name in COMM_METHODS.items()]
-                cases.append(Case("minighost", f"{n}^3 {stencil_name}, {steps} steps", ranks, jobs,
-                                  "s, time stepping (slowest rank)", cross_check=minighost_cross_check,
-                                  note=f"{inputs['minighost_vars']} variables, process grid {npx}x{npy}x{npz}"))
+                cases.append(Case("minighost", f"{n}^3 {stencil_name}, {inputs['minighost_vars']} vars, {steps} steps",
+                                  ranks, jobs, "s, time stepping (slowest rank)", cross_check=minighost_cross_check))
     return cases
 
 
@@ -622,7 +623,7 @@ def cfd_cases(builds: dict, opts, inputs: dict, checkout: Checkout, out_dir: Pat
             Job("gw", "gw", CFD_RANKS, [gw, "--mesh", str(mesh), "--partition", "original", "--init", "one",
                                         "--variant", "gw", "--iterations", str(inputs["cfd_iterations"]),
                                         "--rounds", str(inputs["cfd_median"])], parse_cfd_gw, "own")]
-    return [Case("cfdproxy", f"DLR-F6 lvl 2 (48 domains), {inputs['cfd_iterations']} iterations x "
+    return [Case("cfdproxy", f"DLR-F6 lvl 2, {inputs['cfd_iterations']} iterations, median of "
                              f"{inputs['cfd_median']}", CFD_RANKS, jobs,
                  "s per iteration (median of the repetitions)", self_check=cfd_self_check,
                  rounds=min(opts.rounds, opts.cfd_rounds),
@@ -693,7 +694,7 @@ class Runner:
         shown = f"{env_text + ' ' if env_text else ''}{shlex.join(command)}"
         record = {"app": case.app, "input": case.input, "ranks": job.ranks, "side": job.side, "variant": job.variant,
                   "round": round_, "position": position, "phase": phase, "timer": job.timer, "unit": case.unit,
-                  "command": shown, "quick": self.opts.quick}
+                  "command": shown, "quick": self.opts.quick, **({"note": case.note} if case.note else {})}
         self.log.write(f"\n== {case.name}, {job.side} {job.variant}, round {round_} ({phase}), in {folder}:\n{shown}\n")
         self.log.flush()
         if self.opts.dry_run:
@@ -758,7 +759,7 @@ def run_all(cases: list[Case], opts, runner: Runner) -> list[str]:
                 runner.write(r)
             print(f"[check] {case.name}: {'ok, ' if ok else '!! '}{text}", flush=True)
     total = sum(len(c.jobs) * c.rounds for c in cases)
-    done = 0
+    done, started = 0, time.monotonic()
     for round_ in range(1, max((c.rounds for c in cases), default=0) + 1):
         for case in [c for c in cases if round_ <= c.rounds]:
             originals = rotated([j for j in case.jobs if j.side == "original"], round_ - 1)
@@ -773,9 +774,12 @@ def run_all(cases: list[Case], opts, runner: Runner) -> list[str]:
                 runner.write(r)
                 if "error" in r:
                     failures.append(f"{case.name} {r['side']} {r['variant']} round {round_}: {r['error']}")
-            print(f"[{done}/{total}] round {round_}/{case.rounds} {case.name}: " + "  ".join(
-                f"{r['side'][:4]} {r['variant']} " + (f"{r['time_s']:.4g}" if "time_s" in r else "FAILED")
-                + ("" if r.get("check", "ok") == "ok" else " (check!)") for r in records), flush=True)
+            elapsed = int(time.monotonic() - started)
+            times = "  ".join(f"{r['side'][:4]} {r['variant']} "
+                              + (f"{r['time_s']:.4g}" if "time_s" in r else "FAILED")
+                              + ("" if r.get("check", "ok") == "ok" else " (check!)") for r in records)
+            clock = f"{elapsed // 60}:{elapsed % 60:02d}"
+            print(f"[{done}/{total} {clock}] round {round_}/{case.rounds} {case.name}: {times}", flush=True)
             for r in records:
                 if "error" in r:
                     print(f"   !! {r['side']} {r['variant']}: {r['error']} (see originals.log)", flush=True)
@@ -832,6 +836,12 @@ def comparisons(records: list[dict]) -> list[dict]:
         if image:
             row["checks"] += "; " + ("images identical" if all(r.get("check") == "ok" for r in image)
                                      else image[0].get("check_text", "image check failed"))
+        notes = [r["note"] for r in case_records if r.get("note")][:1]
+        free = [r["comm_free_s"] for r in case_records if "comm_free_s" in r and "error" not in r]
+        if free:
+            notes.append(f"the original's own comm_free (its kernel without any exchange): median "
+                         f"{fmt_time(statistics.median(free))} s per iteration")
+        row["notes"] = notes
         row["failed"] = sum(1 for r in case_records if "error" in r)
         row["rounds"] = max((len(t) for t in times.values()), default=0)
         rows.append(row)
@@ -895,8 +905,9 @@ def write_report(out_dir: Path) -> str:
         lines += ["**A --quick smoke run: tiny inputs, few steps; the ratios say nothing about performance.**", ""]
     lines += [f"Run {meta.get('started', '?')} to {meta.get('finished', '?')} by `{meta.get('command', '?')}` on "
               f"{machine.get('cpu', '?')} ({machine.get('cores', '?')} cores), ghostwire commit "
-              f"{machine.get('commit', '?')}; load average at the start {fmt_load(machine.get('load_average'))}, at the "
-              f"end {fmt_load(meta.get('load_average_at_end'))} (only an idle machine's numbers mean anything).", "",
+              f"{machine.get('commit', '?')}; load average at the start {fmt_load(machine.get('load_average'))}, "
+              f"at the end {fmt_load(meta.get('load_average_at_end'))} (only an idle machine's numbers mean "
+              "anything).", "",
               "Times: each program's own timer where both measure the same thing (CloverLeaf: the timestep loop, "
               "`Wall clock` / `wall_s`; miniGhost: the time stepping, slowest rank; Heat: the sweeps; CFD-Proxy: "
               "seconds per iteration, the median of the repetitions), the whole process from launch to exit for "
@@ -909,6 +920,10 @@ def write_report(out_dir: Path) -> str:
     found = [r["verdict"] for r in rows if r.get("verdict")]
     if found:
         lines += ["", f"Verdicts: {goals.summary_line(found)}."]
+    noted = [r for r in rows if r["notes"]]
+    if noted:
+        lines += ["", "Notes:", ""] + [f"- {r['app']} {r['input']}, {r['ranks']} rank(s): {'; '.join(r['notes'])}"
+                                       for r in noted]
     failed = [r for r in rows if r["failed"]]
     if failed:
         lines += ["", "Failed runs: " + ", ".join(f"{r['app']} {r['input']} {r['ranks']} ranks: {r['failed']}"
@@ -924,16 +939,16 @@ def write_report(out_dir: Path) -> str:
     lines += ["", "## Builds", ""]
     for name, b in meta.get("builds", {}).items():
         lines += [f"{name} ({b['status']}):", "", "```"] + b["commands"] + ["```", ""]
-    lines += ["## Commands", "", "Every run's exact command is in originals.jsonl and originals.log; the first "
-              "round's, per case and variant (each in a fresh folder holding the input files: CloverLeaf's deck as "
-              "`clover.in`, Heat's `heat.conf`):", "", "```"]
+    lines += ["## Commands", "", "Every run's exact command is in originals.jsonl and originals.log; here the "
+              "first round's per case and variant, and the image checks' (each job runs in a fresh folder holding "
+              "the input files: CloverLeaf's deck as `clover.in`, Heat's `heat.conf`):", "", "```"]
     firsts = {}
-    for r in records:
-        if r.get("phase") == "timed" and r.get("round") == 1:
-            firsts.setdefault((case_key(r), r["side"], r["variant"]), r["command"])
-        if r.get("phase") == "check":
-            firsts.setdefault((case_key(r), r["side"], r["variant"] + " (image check)"), r["command"])
-    lines += [f"# {k[0][0]} {k[0][1]}, {k[0][2]} ranks, {k[1]} {k[2]}\n{command}" for k, command in firsts.items()]
+    for phase in ("timed", "check"):
+        for r in records:
+            if r.get("phase") == phase and r.get("round") in (0, 1):
+                what = r["variant"] + (" (image check, untimed)" if phase == "check" else "")
+                firsts.setdefault((case_key(r), r["side"], what), r["command"])
+    lines += [f"# {k[0][0]} {k[0][1]}, {k[0][2]} rank(s), {k[1]} {k[2]}\n{command}" for k, command in firsts.items()]
     lines += ["```", "", "## What \"same computation\" checks", "",
               "- cloverleaf: the final field summary of every run against the original's (printed to 4 digits: "
               "within half a unit of its last digit), the same final step, and the test problem's verdict.",
@@ -1009,7 +1024,8 @@ def main() -> int:
         return 0 if write_report(Path(opts.report)) else 1
     build_dir = Path(opts.build_dir).resolve()
     opts.build_dir = str(build_dir)
-    missing = [f"{app}: {build_dir / GW_TARGETS[app]}" for app in opts.apps if not (build_dir / GW_TARGETS[app]).exists()]
+    missing = [f"{app}: {build_dir / GW_TARGETS[app]}" for app in opts.apps
+               if not (build_dir / GW_TARGETS[app]).exists()]
     if missing and not opts.dry_run:
         sys.exit(f"{PROGRAM}: ghostwire's programs are not built: {'; '.join(missing)}\n(cmake --build "
                  f"{build_dir} --target gw-cloverleaf gw-minighost gw-heat gw-cfdproxy heat_jacobi)")
@@ -1020,7 +1036,8 @@ def main() -> int:
                     apps=opts.apps, inputs={k: (v if not isinstance(v, dict) else {str(a): b for a, b in v.items()})
                                             for k, v in inputs.items()})
     print(f"{PROGRAM}: results in {out_dir}; load average {meta['machine']['load_average'][0]:.2f} on "
-          f"{meta['machine']['cores']} cores" + (" (a --quick smoke run: the times mean nothing)" if opts.quick else ""),
+          f"{meta['machine']['cores']} cores" + (" (a --quick smoke run: the times mean nothing)" if opts.quick
+                                                 else ""),
           flush=True)
     if meta["machine"]["load_average"][0] > 0.5 * (meta["machine"]["cores"] or 1):
         print(f"{PROGRAM}: warning: the machine is busy; timings will be distorted", flush=True)
