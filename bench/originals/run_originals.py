@@ -473,8 +473,10 @@ def minighost_cross_check(ref: dict, rec: dict) -> str | None:
         return "conservation check not passed"
     if len(ref["sums"]) != len(rec["sums"]):
         return "a different number of variables"
+    # The original adds a rank's cells in one running sum: at 128^3 its own sums on 1, 2 and 4 ranks
+    # differ by up to 5e-12 (relative); gw-minighost's partial sums are within 4e-12 of them.
     worst = max(relative(a, b) for a, b in zip(ref["sums"], rec["sums"]))
-    return None if worst <= 1e-11 else f"final interior sums differ from the original's by {worst:.2g} (relative)"
+    return None if worst <= 1e-10 else f"final interior sums differ from the original's by {worst:.2g} (relative)"
 
 
 def minighost_cases(builds: dict, opts, inputs: dict, checkout: Checkout, out_dir: Path) -> list[Case]:
@@ -952,7 +954,7 @@ def write_report(out_dir: Path) -> str:
     lines += ["```", "", "## What \"same computation\" checks", "",
               "- cloverleaf: the final field summary of every run against the original's (printed to 4 digits: "
               "within half a unit of its last digit), the same final step, and the test problem's verdict.",
-              "- minighost: every variable's final interior sum against the original's within 1e-11 (printed by "
+              "- minighost: every variable's final interior sum against the original's within 1e-10 (printed by "
               "the original through bench/originals/patches/minighost-final-sums.patch, after its timed loop), and "
               "each side's own conservation check.",
               "- heat: before round 1, every variant writes its final field as the original's PPM image (a "
@@ -1071,6 +1073,8 @@ def main() -> int:
     if not cases:
         print(f"{PROGRAM}: nothing to run")
         (out_dir / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+        if not opts.dry_run:
+            write_report(out_dir)
         return 1
     print(f"{PROGRAM}: {len(cases)} cases, {sum(len(c.jobs) * c.rounds for c in cases)} timed runs in "
           f"{opts.rounds} rounds", flush=True)
