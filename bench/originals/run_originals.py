@@ -880,11 +880,18 @@ def plot(rows: list[dict], out_dir: Path) -> Path | None:
         color = f"C{APPS.index(row['app']) if row['app'] in APPS else 9}"
         axis.errorbar(v.ratio, i, xerr=[[v.ratio - v.low], [v.high - v.ratio]], fmt="o", color=color, capsize=3,
                       label=row["app"] if row["app"] not in [r["app"] for r in rows[:i]] else None)
-        labels.append(f"{row['app']} {row['input']}, {row['ranks']} r")
+        labels.append(f"{row['app']} {row['input']}, {row['ranks']} rank{'s' if row['ranks'] > 1 else ''}")
     axis.axvline(1.0, color="black", linewidth=0.8)
     axis.set_yticks(range(len(rows)), labels, fontsize=7)
     axis.invert_yaxis()
     axis.set_xscale("log")
+    low = min(min(r["verdict"].low for r in rows), 0.9)
+    high = max(max(r["verdict"].high for r in rows), 1.1)
+    axis.set_xlim(low / 1.15, high * 1.15)
+    ticks = [x for x in (0.1, 0.2, 0.3, 0.5, 0.7, 0.85, 1.0, 1.2, 1.5, 2, 3, 5, 10)
+             if low / 1.15 <= x <= high * 1.15]
+    axis.set_xticks(ticks, [f"{x:g}" for x in ticks])
+    axis.minorticks_off()
     axis.set_xlabel("time gw / original (median of paired rounds, ~95% interval; below 1: ghostwire faster)")
     axis.grid(True, axis="x", alpha=0.3, which="both")
     axis.legend(fontsize=7, loc="lower right")
