@@ -833,11 +833,12 @@ def comparisons(records: list[dict]) -> list[dict]:
             row["verdict"] = verdict
         checks = [r["check"] for r in case_records if r.get("phase") == "timed" and "check" in r]
         bad = sorted({c for c in checks if c and c != "ok"})
-        row["checks"] = (f"ok ({len(checks)} runs)" if not bad else "; ".join(bad)) if checks else "-"
+        found = [(f"ok ({len(checks)} runs)" if not bad else "; ".join(bad))] if checks else []
         image = [r for r in case_records if r.get("phase") == "check"]
         if image:
-            row["checks"] += "; " + ("images identical" if all(r.get("check") == "ok" for r in image)
-                                     else image[0].get("check_text", "image check failed"))
+            found.append("images identical" if all(r.get("check") == "ok" for r in image)
+                         else image[0].get("check_text", "image check failed"))
+        row["checks"] = "; ".join(found) or "-"
         notes = [r["note"] for r in case_records if r.get("note")][:1]
         free = [r["comm_free_s"] for r in case_records if "comm_free_s" in r and "error" not in r]
         if free:
