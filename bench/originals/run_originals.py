@@ -951,7 +951,8 @@ def write_report(out_dir: Path) -> str:
         lines += [f"{name} ({b['status']}):", "", "```"] + b["commands"] + ["```", ""]
     lines += ["## Commands", "", "Every run's exact command is in originals.jsonl and originals.log; here the "
               "first round's per case and variant, and the image checks' (each job runs in a fresh folder holding "
-              "the input files: CloverLeaf's deck as `clover.in`, Heat's `heat.conf`):", "", "```"]
+              "the input files: CloverLeaf's deck as `clover.in`, a copy of which is in `inputs/`; Heat's `heat.conf` "
+              "of the checkout):", "", "```"]
     firsts = {}
     for phase in ("timed", "check"):
         for r in records:
