@@ -48,6 +48,34 @@ std::size_t plane_span(const FieldView& f) {
   return static_cast<std::size_t>(f.ny - 1) * static_cast<std::size_t>(f.stride_y) + static_cast<std::size_t>(f.nx);
 }
 
+// out[i] = average(cells + i) for i in [first, end).
+template <class Average>
+void average_run(const Average& average, const double* cells, double* __restrict out, std::ptrdiff_t first,
+                 std::ptrdiff_t end) {
+  for (std::ptrdiff_t i = first; i < end; ++i) out[i] = average(cells + i);
+}
+
+// The 27-point stencil's run, from nine streams (rows south, centre and north of the planes back,
+// mine and front) that are restrict parameters. Through one pointer and 27 offsets GCC 12 does
+// not vectorise this loop and runs it a cell at a time, 1.3-1.5x the Fortran reference's time
+// (docs/originals.md); the sums are the same, in the same order.
+using Stream = const double* __restrict;
+inline double square(Stream s, Stream c, Stream n, std::ptrdiff_t i) {
+  return s[i - 1] + c[i - 1] + n[i - 1] + s[i] + c[i] + n[i] + s[i + 1] + c[i + 1] + n[i + 1];
+}
+void average_run_27(Stream bs, Stream bc, Stream bn, Stream ms, Stream mc, Stream mn, Stream fs, Stream fc, Stream fn,
+                    double* __restrict out, std::ptrdiff_t first, std::ptrdiff_t end) {
+  for (std::ptrdiff_t i = first; i < end; ++i)
+    out[i] = (square(bs, bc, bn, i) + square(ms, mc, mn, i) + square(fs, fc, fn, i)) / 27.0;
+}
+template <>
+void average_run(const TwentySevenPoint3d& a, const double* cells, double* __restrict out, std::ptrdiff_t first,
+                 std::ptrdiff_t end) {
+  const std::ptrdiff_t y = a.sy, z = a.sz;
+  average_run_27(cells - z - y, cells - z, cells - z + y, cells - y, cells, cells + y, cells + z - y, cells + z,
+                 cells + z + y, out, first, end);
+}
+
 // Long rows: row by row into the dense work array (out[i] is cell i, 1-based like the field), then
 // everything copied back, since the update is Jacobi and every read must see old values.
 // __restrict lets the compiler vectorise over i: the work array never overlaps the field.
@@ -57,8 +85,7 @@ double sweep_rows(const Average& average, const FieldView& f, double* __restrict
   for (int k = 1; k <= f.nz; ++k) {
     for (int j = 1; j <= f.ny; ++j) {
       double* __restrict out = work + ((static_cast<std::ptrdiff_t>(k) - 1) * f.ny + (j - 1)) * nx - 1;
-      const double* row = f.row(j, k);
-      for (int i = 1; i <= f.nx; ++i) out[i] = average(row + i);
+      average_run(average, f.row(j, k), out, 1, nx + 1);
     }
   }
   for (int k = 1; k <= f.nz; ++k) {
@@ -99,8 +126,7 @@ double sweep_planes(const Average& average, const FieldView& f, double* __restri
   };
   for (int k = 1; k <= f.nz; ++k) {
     const double* first = f.row(1, k) + 1;
-    double* __restrict out = buffer_of(k);
-    for (std::size_t t = 0; t < span; ++t) out[t] = average(first + t);
+    average_run(average, first, buffer_of(k), 0, static_cast<std::ptrdiff_t>(span));
     if (k > 1) copy_back(k - 1);
   }
   copy_back(f.nz);
