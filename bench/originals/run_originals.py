@@ -54,7 +54,7 @@ from typing import Callable
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "cloverleaf"))
-from bench_common import LAUNCH, ROOT, new_meta, parse_json_line, pyplot, rotated  # noqa: E402
+from bench_common import LAUNCH, ROOT, finish_meta, new_meta, parse_json_line, pyplot, rotated  # noqa: E402
 import goals  # noqa: E402
 from run_cloverleaf_bench import WALL_CLOCK  # noqa: E402  (clover.out's "Wall clock" lines)
 
@@ -1098,10 +1098,7 @@ def main() -> int:
             runner.close()
     if opts.dry_run:
         return 0
-    meta["finished"] = datetime.datetime.now().isoformat(timespec="seconds")
-    meta["load_average_at_end"] = os.getloadavg()
-    meta["failures"] = failures
-    (out_dir / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+    finish_meta(meta, out_dir, failures)
     write_report(out_dir)
     if failures:
         print(f"\n{PROGRAM}: {len(failures)} run(s) failed:\n  " + "\n  ".join(failures))
