@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Global access to grids and arrays: element addresses and the one-sided copy engine, which cuts
 // a range by owner and moves each owner's rows in one batch (docs/dist.md, "Global access").
-#include <atomic>
-#include <cstring>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -120,24 +118,19 @@ void append_box_rows(const CopySource& source, const BlockLayout& b, const Stret
   }
 }
 
-// A range of an array inside one owner's block on this node: one memcpy, without the cutting
-// below and its lists (a copy from a neighbour's block; docs/copy-study.md). Returns false when
-// the range spans owners or its owner is on another node.
-bool copy_within_node_block(const CopySource& source, Index first, Index count, void* buffer,
-                            CopyDirection direction) {
+// A range of an array inside one owner's block: one run, without the cutting below and its lists
+// (a copy from a neighbour's block: on this node one memcpy; docs/copy-study.md). Returns false
+// when the range spans owners.
+bool copy_within_block(const CopySource& source, Index first, Index count, void* buffer, CopyDirection direction,
+                       AsyncTransfer& transfer) {
   const DimensionMap& m = source.pattern->map(0);
   if (m.block_end(first) < first + count) return false;
-  std::byte* peer = source.segment->peer_data(m.owner(first));
-  if (!peer) return false;
-  std::byte* element = peer + static_cast<std::size_t>(m.local(first)) * source.element_size;
-  const std::size_t bytes = static_cast<std::size_t>(count) * source.element_size;
-  if (direction == CopyDirection::to_buffer) {
-    std::atomic_thread_fence(std::memory_order_acquire);
-    std::memcpy(buffer, element, bytes);
-  } else {
-    std::memcpy(element, buffer, bytes);
-    std::atomic_thread_fence(std::memory_order_release);
-  }
+  const TransferRun run{static_cast<std::size_t>(m.local(first)) * source.element_size, 0,
+                        static_cast<std::size_t>(count) * source.element_size};
+  if (direction == CopyDirection::to_buffer)
+    transfer.get(*source.segment, m.owner(first), {&run, 1}, buffer);
+  else
+    transfer.put(*source.segment, m.owner(first), {&run, 1}, buffer);
   return true;
 }
 
@@ -152,7 +145,7 @@ void start_copy(const CopySource& source, const Index* low, const Index* extent,
   for (int d = 0; d < n; ++d) total *= extent[d];
   if (total == 0) return;
   if (buffer == nullptr) raise(Errc::invalid_argument, std::string(call) + ": the buffer is null");
-  if (!source.halo && copy_within_node_block(source, low[0], extent[0], buffer, direction)) return;
+  if (!source.halo && copy_within_block(source, low[0], extent[0], buffer, direction, transfer)) return;
 
   const std::vector<std::vector<Stretch>> stretches = cut_by_owner(pattern, low, extent);
   Index buffer_stride[max_dimensions];
