@@ -8,6 +8,7 @@
 // See docs/heat.md, "The ghostwire variants".
 #include "column_pipeline.hpp"
 #include "ghostwire_solver.hpp"
+#include "tile_kernel.hpp"
 
 namespace heat {
 namespace {
@@ -17,7 +18,18 @@ class GwPipelinedSolver final : public GhostwireSolver {
   explicit GwPipelinedSolver(const SolverContext& context) : GhostwireSolver(context, ColumnBlockPlan::Protocol::in_place) {}
 
   void run(Band& band, int timesteps) override {
+    if (messages() == nullptr) return sweep_alone(band, timesteps);
     ColumnPipeline(decomposition(), band, messages(), idle_policy()).run(timesteps);
+  }
+
+ private:
+  // One rank: no neighbour waits for a column block's boundary rows, so nothing is gained by
+  // pipelining column blocks, and a column block descending the whole band touches every row's
+  // page once per block (docs/heat.md, "The ghostwire variants"). The band is swept whole, row
+  // groups across every column: the same bits in the lexicographic order.
+  void sweep_alone(Band& band, int timesteps) const {
+    const Decomposition& d = decomposition();
+    for (int t = 0; t < timesteps; ++t) relax_tile_rows_across(band, d, 0, d.tile_rows);
   }
 };
 

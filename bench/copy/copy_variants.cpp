@@ -65,7 +65,7 @@ CopyFn make_copy(const std::string& impl, CopySources& s) {
     };
   if (impl == "mpi-get") return [&s](const CopyCall& c) { s.window.get(c, s.block); };
 #if GW_COPY_HAVE_DASH
-  if (impl == "dash-copy" && dash_source) return [](const CopyCall& c) { dash_source->copy(c); };
+  if (impl == "dash-copy" && dash_source) return [](const CopyCall& c) { dash_source->copy(c.first, c.count, c.out); };
 #endif
   throw std::runtime_error("gw-copy-bench: implementation '" + impl + "' is not built in");
 }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "dash_source.hpp"
 #include "ghostwire/dist.hpp"
 
 namespace copybench {
@@ -51,20 +52,6 @@ struct CopySources {
 // The named implementation over `sources`; dash-copy only when built with DASH.
 CopyFn make_copy(const std::string& impl, CopySources& sources);
 
-// The DASH array the dash-copy variant reads (built with GHOSTWIRE_DASH_DIR only): created before
-// the study, the same size, block and values as the ghostwire array.
-class DashSource {
- public:
-  DashSource(int* argc, char*** argv, gw::Index total);
-  ~DashSource();
-  DashSource(const DashSource&) = delete;
-  DashSource& operator=(const DashSource&) = delete;
-  void copy(const CopyCall& call) const;
-
- private:
-  struct State;
-  std::unique_ptr<State> state_;
-};
 void set_dash_source(DashSource* source);  // what make_copy("dash-copy") uses
 
 }  // namespace copybench
