@@ -73,6 +73,17 @@ struct Region {
   int id = -1;
 };
 
+// What one exchange() of a committed plan sends from one rank: messages (a message split in parts,
+// or partitions combined into one, count once) and their payload bytes, to other nodes and to node
+// peers. Data messages only: send() on a two-sided slot may also ask for an acknowledgement; the
+// reverse exchange sends one message back for each one received here.
+struct PlanTraffic {
+  std::size_t inter_node_messages = 0;
+  std::size_t inter_node_bytes = 0;
+  std::size_t node_peer_messages = 0;
+  std::size_t node_peer_bytes = 0;
+};
+
 class Plan {
  public:
   // Collective at commit(), not here. `neighbours` must be distinct ranks (this rank may be its
@@ -205,8 +216,11 @@ class Plan {
   std::size_t channels() const;  // as given to the constructor (partitions do not count)
   int id() const;
   // One line per slot in use: direction, neighbour, bytes and path (intra-node in place, staged or
-  // pushed; inter-node two-sided message or notified write), and how inter-node slots travel and why.
+  // pushed; inter-node two-sided message or notified write), how inter-node slots travel and why,
+  // and traffic()'s counts.
   std::string describe() const;
+  // What one exchange() of the committed plan sends from this rank (Errc::state before commit).
+  PlanTraffic traffic() const;
 
  private:
   std::unique_ptr<detail::PlanState> state_;

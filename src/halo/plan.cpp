@@ -241,7 +241,33 @@ std::string Plan::describe() const {
     any_between_nodes |= detail::between_nodes(slot);
   }
   if (any_between_nodes) text << "  inter-node slots travel by " << p.inter_node_reason << "\n";
+  if (p.committed) {
+    const PlanTraffic t = traffic();
+    text << "  per exchange from this rank: " << t.inter_node_messages << " message(s), " << t.inter_node_bytes
+         << " bytes to other nodes; " << t.node_peer_messages << " message(s), " << t.node_peer_bytes
+         << " bytes to node peers\n";
+  }
   return text.str();
+}
+
+PlanTraffic Plan::traffic() const {
+  const detail::PlanState& p = detail::require_state(state_, "Plan::traffic");
+  detail::require_committed(p, "Plan::traffic");
+  PlanTraffic t;
+  std::vector<char> combined_counted(p.combined_sends.size(), 0);
+  for (const auto& slot : p.sends) {
+    const bool inter = detail::between_nodes(slot);
+    (inter ? t.inter_node_bytes : t.node_peer_bytes) += slot.bytes;
+    // A split message's part 1 and a combined message's later partitions ride in one message.
+    bool counted = slot.part > 0;
+    if (slot.combined >= 0) {
+      char& seen = combined_counted[static_cast<std::size_t>(slot.combined)];
+      counted = counted || seen;
+      seen = 1;
+    }
+    if (!counted) ++(inter ? t.inter_node_messages : t.node_peer_messages);
+  }
+  return t;
 }
 
 }  // namespace ghostwire

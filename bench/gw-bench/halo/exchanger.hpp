@@ -44,6 +44,9 @@ class Exchanger {
   virtual void reverse_sum();
   // How ghostwire moves the bytes ("shm", "shm+p2p", "p2p", ...); empty for the others.
   virtual std::string transport() const { return ""; }
+  // Messages exchange() sends from this rank to other nodes (ghostwire's Plan::traffic()); -1 for
+  // the others, which do not say.
+  virtual long internode_messages() const { return -1; }
   // Whether exchange() also writes the ghost cells no message of the case fills (the domain's
   // boundary, a faces-only case's corners): ga, whose GA_Update_ghosts is periodic.
   virtual bool fills_every_ghost() const { return false; }

@@ -69,6 +69,7 @@ class GwExchanger final : public Exchanger {
   void exchange() override { plan_.exchange(); }
   void reverse_sum() override { plan_.reverse_exchange({ghostwire::ReduceOp::sum, ghostwire::ScalarType::float64}); }
   std::string transport() const override { return transport_; }
+  long internode_messages() const override { return static_cast<long>(plan_.traffic().inter_node_messages); }
 
  private:
   ghostwire::Segment& segment_;

@@ -159,6 +159,7 @@ class CaseBench {
 
   std::size_t size() const { return exchangers_.size(); }
   std::string transport(std::size_t k) const { return exchangers_[k]->transport(); }
+  long internode_messages(std::size_t k) const { return exchangers_[k]->internode_messages(); }
 
  private:
   // Reserves `count` fresh epochs; values stay exact doubles, or the run stops with a clear error.
@@ -192,6 +193,16 @@ CaseStats case_stats(const HaloCase& c) {
 
 namespace {
 
+// Every rank's `count` (collective); empty where the implementation does not say (-1 everywhere).
+std::vector<long> by_rank(long count) {
+  int ranks = 0;
+  mpi_call(MPI_Comm_size(MPI_COMM_WORLD, &ranks), "MPI_Comm_size");
+  std::vector<long> all(static_cast<std::size_t>(ranks));
+  mpi_call(MPI_Allgather(&count, 1, MPI_LONG, all.data(), 1, MPI_LONG, MPI_COMM_WORLD), "MPI_Allgather");
+  if (count < 0) all.clear();
+  return all;
+}
+
 template <class Steps>
 std::vector<HaloResult> measure_with(RunContext& context, const HaloOptions& o, const HaloCase& c,
                                      const CaseStats& stats, const std::vector<std::string>& names) {
@@ -217,6 +228,7 @@ std::vector<HaloResult> measure_with(RunContext& context, const HaloOptions& o, 
     r.case_name = c.name;
     r.impl = names[k];
     r.transport = bench.transport(k);
+    if (!o.reverse) r.internode_messages = by_rank(bench.internode_messages(k));  // the forward plan's
     r.usec = usec(median(seconds[k]));
     r.usec_min = usec(*std::min_element(seconds[k].begin(), seconds[k].end()));
     r.usec_max = usec(*std::max_element(seconds[k].begin(), seconds[k].end()));

@@ -27,6 +27,18 @@ std::string number(double value) {
   return text;
 }
 
+// A JSON array of `values`, each written by `write`; null when empty and `empty_is_null`.
+template <class T, class Write>
+std::string json_array(const std::vector<T>& values, Write write, bool empty_is_null = false) {
+  if (values.empty() && empty_is_null) return "null";
+  std::string out = "[";
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (k > 0) out += ',';
+    out += write(values[k]);
+  }
+  return out + "]";
+}
+
 int column_width(const std::string& title) { return std::max(10, static_cast<int>(title.size()) + 2); }
 
 void print_value(std::FILE* out, int width, double value) {
@@ -44,22 +56,20 @@ const HaloResult* find(const std::vector<HaloResult>& row, const std::string& im
 }  // namespace
 
 std::string halo_json_line(const HaloResult& r, const HaloRun& run) {
-  std::string repeats;
-  for (std::size_t k = 0; k < r.usec_per_repeat.size(); ++k) {
-    if (k > 0) repeats += ',';
-    repeats += number(r.usec_per_repeat[k]);
-  }
+  const std::string repeats = json_array(r.usec_per_repeat, number);
+  const std::string internode =
+      json_array(r.internode_messages, [](long n) { return std::to_string(n); }, /*empty_is_null=*/true);
   return "{\"bench\":\"halo\",\"case\":" + quoted(r.case_name) + ",\"impl\":" + quoted(r.impl) +
          ",\"path\":" + quoted(run.path) + ",\"ranks\":" + std::to_string(run.ranks) + ",\"usec\":" + number(r.usec) +
          ",\"usec_min\":" + number(r.usec_min) + ",\"usec_max\":" + number(r.usec_max) +
          ",\"bytes_per_exchange\":" + std::to_string(r.bytes_per_exchange) +
          ",\"messages\":" + std::to_string(r.messages) + ",\"neighbours\":" + std::to_string(r.neighbours) +
+         ",\"internode_messages\":" + internode +
          ",\"repeats\":" + std::to_string(r.repeats) + ",\"iterations\":" + std::to_string(r.iterations) +
          ",\"transport\":" + (r.transport.empty() ? std::string("null") : quoted(r.transport)) +
          ",\"nodes\":" + std::to_string(run.nodes) + ",\"hosts\":" + std::to_string(run.hosts) +
          ",\"mpi\":" + quoted(run.mpi) + ",\"verify\":" + quoted(run.verify) +
-         ",\"direction\":" + quoted(run.direction) + ",\"usec_per_repeat\":[" + repeats +
-         "]}";
+         ",\"direction\":" + quoted(run.direction) + ",\"usec_per_repeat\":" + repeats + "}";
 }
 
 const HaloResult* fastest(const std::vector<HaloResult>& row, bool (*among)(std::string_view)) {

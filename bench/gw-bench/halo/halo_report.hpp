@@ -23,6 +23,9 @@ struct HaloResult {
   std::uint64_t bytes_per_exchange = 0;  // ghost bytes received per exchange, all ranks together
   long messages = 0;                     // messages per exchange, all ranks together
   int neighbours = 0;                    // most neighbours of any rank
+  // gw, forward: each rank's messages to other nodes per exchange (Plan::traffic()), by rank;
+  // empty for the others and for --reverse.
+  std::vector<long> internode_messages;
   // Each repetition's time per exchange, in order: the implementations of a case take turns within
   // every repetition, so scripts compare them repetition by repetition.
   std::vector<double> usec_per_repeat;
