@@ -14,6 +14,7 @@
 
 #include "ghostwire/error.hpp"
 #include "mpi_check.hpp"
+#include "piecewise_copy.hpp"
 #include "segment_state.hpp"
 #include "wait.hpp"
 
@@ -196,7 +197,7 @@ void AsyncTransfer::get(const Segment& segment, int rank, std::span<const Transf
   if (const std::byte* peer = s.peer_base[static_cast<std::size_t>(rank)]) {
     std::atomic_thread_fence(std::memory_order_acquire);
     for (const TransferRun& run : runs)
-      if (run.bytes) std::memcpy(out + run.local_offset, peer + s.data_offset + run.remote_offset, run.bytes);
+      piecewise_copy(out + run.local_offset, peer + s.data_offset + run.remote_offset, run.bytes);
     return;
   }
   AsyncTransferState& a = state();
@@ -217,7 +218,7 @@ void AsyncTransfer::put(Segment& segment, int rank, std::span<const TransferRun>
   const auto* in = static_cast<const std::byte*>(local);
   if (std::byte* peer = s.peer_base[static_cast<std::size_t>(rank)]) {
     for (const TransferRun& run : runs)
-      if (run.bytes) std::memcpy(peer + s.data_offset + run.remote_offset, in + run.local_offset, run.bytes);
+      piecewise_copy(peer + s.data_offset + run.remote_offset, in + run.local_offset, run.bytes);
     std::atomic_thread_fence(std::memory_order_release);
     return;
   }
