@@ -14,7 +14,7 @@ struct DashSource::State {
 
 DashSource::DashSource(int* argc, char*** argv, std::int64_t total) {
   dash::init(argc, argv);  // MPI is already initialised by gw::World; DART uses it as it is
-  state_.reset(new State);
+  state_ = std::make_unique<State>();
   state_->array.allocate(static_cast<std::size_t>(total), dash::BLOCKED);
   auto& local = state_->array.local;
   for (std::size_t i = 0; i < state_->array.lsize(); ++i)
