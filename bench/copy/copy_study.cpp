@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 
@@ -47,6 +48,21 @@ long checked_copy(const CopyFn& copy, const CopyCall& call, gw::Index expected_f
 // After the flush, one element of the owner's pad (a page past any copied range) is copied: the
 // code, the array's and MPI's metadata are warm again, as in a program that copies from a large
 // array, and only the source range (and the buffer) stays out of cache.
+// `count` doubles, zero, starting at a page boundary.
+class PageAlignedBuffer {
+ public:
+  explicit PageAlignedBuffer(std::size_t count) : memory_(count + page / sizeof(double)) {
+    const auto misalignment = reinterpret_cast<std::uintptr_t>(memory_.data()) % page;
+    first_ = memory_.data() + (misalignment ? (page - misalignment) / sizeof(double) : 0);
+  }
+  double* data() { return first_; }
+
+ private:
+  static constexpr std::size_t page = 4096;
+  std::vector<double> memory_;
+  double* first_ = nullptr;
+};
+
 double timed_copy(const CopyFn& copy, const CopyCall& call, const CopyCall& warm, CacheFlush& flush) {
   flush();
   copy(warm);
@@ -77,7 +93,10 @@ StudyOutcome run_study(const Options& o, gw::World& world, CopySources& sources)
   yielding_barrier(world.comm());
   std::vector<CopyFn> copies;
   for (const auto& impl : o.impls) copies.push_back(make_copy(impl, sources));
-  std::vector<double> out(o.sizes.back() / sizeof(double));  // value-initialised: pages touched
+  // Page-aligned, as the sources' blocks are (docs/copy-study.md, "How it works": malloc's 16-byte
+  // offset put the destination 16 bytes past a page-aligned source, modulo 4 KiB, where loads alias
+  // the stores just made); value-initialised, so its pages are touched.
+  PageAlignedBuffer out(o.sizes.back() / sizeof(double));
   double scratch = 0;
   for (const auto& source : o.sources) {
     std::string why;
