@@ -4,9 +4,9 @@
 #include <sched.h>
 
 #include <chrono>
-#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include "cache_flush.hpp"
 
@@ -48,21 +48,6 @@ long checked_copy(const CopyFn& copy, const CopyCall& call, gw::Index expected_f
 // After the flush, one element of the owner's pad (a page past any copied range) is copied: the
 // code, the array's and MPI's metadata are warm again, as in a program that copies from a large
 // array, and only the source range (and the buffer) stays out of cache.
-// `count` doubles, zero, starting at a page boundary.
-class PageAlignedBuffer {
- public:
-  explicit PageAlignedBuffer(std::size_t count) : memory_(count + page / sizeof(double)) {
-    const auto misalignment = reinterpret_cast<std::uintptr_t>(memory_.data()) % page;
-    first_ = memory_.data() + (misalignment ? (page - misalignment) / sizeof(double) : 0);
-  }
-  double* data() { return first_; }
-
- private:
-  static constexpr std::size_t page = 4096;
-  std::vector<double> memory_;
-  double* first_ = nullptr;
-};
-
 double timed_copy(const CopyFn& copy, const CopyCall& call, const CopyCall& warm, CacheFlush& flush) {
   flush();
   copy(warm);
@@ -96,7 +81,12 @@ StudyOutcome run_study(const Options& o, gw::World& world, CopySources& sources)
   // Page-aligned, as the sources' blocks are (docs/copy-study.md, "How it works": malloc's 16-byte
   // offset put the destination 16 bytes past a page-aligned source, modulo 4 KiB, where loads alias
   // the stores just made); value-initialised, so its pages are touched.
-  PageAlignedBuffer out(o.sizes.back() / sizeof(double));
+  constexpr std::size_t page = 4096;
+  const std::size_t out_bytes = o.sizes.back();
+  std::vector<double> out_memory((out_bytes + page) / sizeof(double));
+  void* out_start = out_memory.data();
+  std::size_t out_space = out_memory.size() * sizeof(double);
+  auto* out = static_cast<double*>(std::align(page, out_bytes, out_start, out_space));
   double scratch = 0;
   for (const auto& source : o.sources) {
     std::string why;
@@ -108,7 +98,7 @@ StudyOutcome run_study(const Options& o, gw::World& world, CopySources& sources)
     for (std::size_t bytes : o.sizes) {
       if (reader) {
         const gw::Index block_start = static_cast<gw::Index>(owner) * sources.block;
-        const CopyCall call{owner, block_start, bytes / sizeof(double), out.data()};
+        const CopyCall call{owner, block_start, bytes / sizeof(double), out};
         const CopyCall warm{owner, block_start + sources.block - 1, 1, &scratch};
         for (std::size_t k = 0; k < copies.size(); ++k)
           outcome.wrong_elements += checked_copy(copies[k], call, o.impls[k] == "memcpy" ? 0 : call.first,
