@@ -125,6 +125,9 @@ int gw_plan_wait_send(gw_plan_t plan, size_t channel, int neighbour);
 /* Acknowledgement by reply and zero-copy receives (see plan.hpp). acknowledge_by_reply before commit.
  * *view is NULL when the message of (channel, neighbour) cannot be read in place. */
 int gw_plan_acknowledge_by_reply(gw_plan_t plan);
+/* Before commit, the same on every rank: one message per pair of nodes between nodes (Plan::aggregate). */
+enum { GW_AGGREGATE_AUTO = 0, GW_AGGREGATE_NODE = 1, GW_AGGREGATE_OFF = 2 };
+int gw_plan_aggregate(gw_plan_t plan, int mode);
 int gw_plan_view(gw_plan_t plan, size_t channel, int neighbour, const void** view);
 int gw_plan_test_recv_in_place(gw_plan_t plan, size_t channel, int neighbour, int* done);
 int gw_plan_release(gw_plan_t plan, size_t channel, int neighbour);

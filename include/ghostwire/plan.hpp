@@ -18,7 +18,9 @@
 //    (the default transport; ghost cells that are one contiguous run received by exchange() or
 //    finish() take it straight), or as a notified write into a double-buffered slot at the receiver
 //    (the one-sided transport, GHOSTWIRE_TRANSPORT=rma, or when the plan's tags would pass
-//    MPI_TAG_UB). describe() names every slot's path.
+//    MPI_TAG_UB). Small messages between nodes travel combined: all those from one node to another
+//    on a channel as one message per exchange, packed and unpacked through node-shared memory
+//    (Plan::aggregate). describe() names every slot's path.
 //
 // Ghost cells and the calls that fill them: from the call that asks for a slot's next message
 // (test_recv, wait_recv, test_recv_in_place; start() and exchange() for all their slots) until
@@ -76,7 +78,9 @@ struct Region {
 // What one exchange() of a committed plan sends from one rank: messages (a message split in parts,
 // or partitions combined into one, count once) and their payload bytes, to other nodes and to node
 // peers. Data messages only: send() on a two-sided slot may also ask for an acknowledgement; the
-// reverse exchange sends one message back for each one received here.
+// reverse exchange sends one message back for each one received here. Messages combined per pair
+// of nodes (Plan::aggregate) count once, for the rank that sends the combined message, with
+// their payload bytes (padding to 8 bytes per part and the trailer not counted).
 struct PlanTraffic {
   std::size_t inter_node_messages = 0;
   std::size_t inter_node_bytes = 0;
@@ -117,6 +121,17 @@ class Plan {
   // protects the receiver's buffers, so test_send() is true once MPI has the message. One-sided
   // (GHOSTWIRE_TRANSPORT=rma) inter-node slots keep their acknowledgements.
   Plan& acknowledge_by_reply();
+
+  // Before commit, the same on every rank: whether this plan's messages between two nodes travel
+  // combined into one message per pair of nodes and channel per exchange (Aggregation::node), each
+  // on its own (off), or as Settings::aggregation (GHOSTWIRE_AGGREGATE) says, which by default
+  // (automatic) combines small ones. describe() says what was chosen and why. Plans combine only
+  // over the two-sided transport, without partitions or acknowledge_by_reply. With exchange(),
+  // start() and finish() no call waits for more than its own messages, except the rank that sends
+  // or receives a pair's combined message for its node, which waits for that message too. The
+  // slot-by-slot calls work as well, but a combined message moves only while that rank is in a
+  // ghostwire call (docs/plans.md, "One message per pair of nodes").
+  Plan& aggregate(Aggregation mode);
 
   // Before commit, on both sides: the message of (channel, neighbour) that this rank sends (receives)
   // cut into partitions, given as element counts in message order that add up to the message's

@@ -16,6 +16,7 @@
 //   GHOSTWIRE_THREAD_LEVEL=single|funneled|serialized|multiple   what a World that initialises MPI asks for
 //   GHOSTWIRE_THREADS=n          threads per rank (default: OMP_NUM_THREADS, else 1), for the wait policy
 //   GHOSTWIRE_PARTITIONS=auto|separate|combined   how a partitioned message travels between nodes
+//   GHOSTWIRE_AGGREGATE=auto|node|off            one message per pair of nodes between nodes
 #pragma once
 
 #include <string>
@@ -44,6 +45,12 @@ enum class ThreadLevel { single, funneled, serialized, multiple };
 // the cores on some machine of the job, only 8 partitions or more), where one message measured faster (docs/BENCHMARKS.md, "Partitioned messages").
 // Between node peers partitions are always separate: each costs a counter store.
 enum class PartitionMessages { automatic, separate, combined };
+// Whether a plan's messages between two nodes travel combined, one message per pair of nodes (and
+// channel) per exchange, gathered and scattered through node-shared memory (`node`), or each as a
+// message of its own (`off`). `automatic` combines them when some pair of nodes carries more than
+// one message and none is larger than 8 KiB, where the latency saved outweighs the extra copy
+// (docs/plans.md, "One message per pair of nodes"). Plan::aggregate chooses it per plan.
+enum class Aggregation { automatic, node, off };
 
 const char* transport_name(Transport transport) noexcept;
 // "MPI_THREAD_FUNNELED" and so on.
@@ -74,6 +81,7 @@ struct Settings {
   // GHOSTWIRE_THREADS, else OpenMP's OMP_NUM_THREADS.
   int threads_per_rank = 0;
   PartitionMessages partition_messages = PartitionMessages::automatic;
+  Aggregation aggregation = Aggregation::automatic;
 
   // Reads the GHOSTWIRE_* variables; a malformed value throws Error(invalid_argument) naming it.
   static Settings from_environment();

@@ -141,6 +141,14 @@ int gw_plan_wait_send(gw_plan_t p, size_t channel, int neighbour) {
 int gw_plan_acknowledge_by_reply(gw_plan_t p) {
   return guarded([&] { plan_of(p).acknowledge_by_reply(); });
 }
+int gw_plan_aggregate(gw_plan_t p, int mode) {
+  return guarded([&] {
+    if (mode < GW_AGGREGATE_AUTO || mode > GW_AGGREGATE_OFF)
+      raise(Errc::invalid_argument, "gw_plan_aggregate: mode is " + std::to_string(mode) +
+                                        "; expected GW_AGGREGATE_AUTO (0), GW_AGGREGATE_NODE (1) or GW_AGGREGATE_OFF (2)");
+    plan_of(p).aggregate(static_cast<Aggregation>(mode));
+  });
+}
 int gw_plan_view(gw_plan_t p, size_t channel, int neighbour, const void** view) {
   return guarded([&] {
     require(view, "view");

@@ -14,13 +14,14 @@ namespace ghostwire::detail {
 
 template <class Variant, class Call>
 decltype(auto) on_path(Variant& path, Call&& call) {
-  static_assert(slot_path_count == 5, "one case per alternative");
+  static_assert(slot_path_count == 6, "one case per alternative");
   switch (path.index()) {
     case 0: return call(*std::get_if<0>(&path));
     case 1: return call(*std::get_if<1>(&path));
     case 2: return call(*std::get_if<2>(&path));
     case 3: return call(*std::get_if<3>(&path));
-    default: return call(*std::get_if<4>(&path));
+    case 4: return call(*std::get_if<4>(&path));
+    default: return call(*std::get_if<5>(&path));
   }
 }
 

@@ -8,6 +8,7 @@
 #include "ghostwire/error.hpp"
 #include "halo/combined_partitions.hpp"
 #include "halo/exchange.hpp"
+#include "halo/node_pairs.hpp"
 #include "halo/path_dispatch.hpp"
 #include "halo/plan_state.hpp"
 #include "halo/reverse.hpp"
@@ -30,6 +31,7 @@ const char* path_name(SlotPath path) {
              "receiver is not ready)";
     case SlotPath::two_sided: return "inter-node, two-sided message (persistent MPI send and receive)";
     case SlotPath::notified_write: return "inter-node, notified write";
+    case SlotPath::aggregated: return "inter-node, aggregated (a part of one message per pair of nodes)";
   }
   return "?";
 }
@@ -55,7 +57,8 @@ PlanState::~PlanState() {
   if (comm == MPI_COMM_NULL) return;
   if (w && w->broken) return;  // cancelling and freeing could wait for a dead peer (WorldState::broken)
   try {
-    drain_two_sided(*this);  // collective: plans are destroyed together
+    drain_node_pairs(*this);  // collective, as the next: plans are destroyed together
+    drain_two_sided(*this);
   } catch (const std::exception&) {
     // A destructor must not throw; the timeout diagnostic has been printed.
   }
@@ -76,6 +79,7 @@ Plan::Plan(World& world, std::span<const int> neighbours, std::size_t channels)
   p.world = &world;
   p.w = &detail::world_state(world);
   p.id = p.w->next_plan_id++;
+  p.aggregation = p.w->settings.aggregation;
   if (channels == 0) raise(Errc::invalid_argument, "Plan: channels is 0; a plan needs at least one channel");
   p.channels = p.user_channels = channels;
   p.neighbour_index.assign(static_cast<std::size_t>(world.size()), -1);
@@ -176,6 +180,16 @@ Plan& Plan::acknowledge_by_reply() {
   return *this;
 }
 
+Plan& Plan::aggregate(Aggregation mode) {
+  PlanState& p = detail::require_state(state_, "Plan::aggregate");
+  if (p.committed)
+    raise(Errc::state, "Plan::aggregate: plan " + std::to_string(p.id) +
+                           " is already committed; choose how messages between nodes travel before commit()");
+  p.aggregation = mode;
+  p.aggregation_chosen_by_plan = true;
+  return *this;
+}
+
 void Plan::commit() {
   PlanState& p = detail::require_state(state_, "Plan::commit");
   if (p.committed) raise(Errc::state, "Plan::commit: plan " + std::to_string(p.id) + " is already committed");
@@ -240,7 +254,10 @@ std::string Plan::describe() const {
          << detail::path_name(slot.kind()) << "\n";
     any_between_nodes |= detail::between_nodes(slot);
   }
-  if (any_between_nodes) text << "  inter-node slots travel by " << p.inter_node_reason << "\n";
+  if (any_between_nodes) {
+    text << "  inter-node slots travel by " << p.inter_node_reason << "\n";
+    text << "  messages between nodes: " << p.aggregation_reason << "\n";
+  }
   if (p.committed) {
     const PlanTraffic t = traffic();
     text << "  per exchange from this rank: " << t.inter_node_messages << " message(s), " << t.inter_node_bytes
@@ -256,6 +273,7 @@ PlanTraffic Plan::traffic() const {
   PlanTraffic t;
   std::vector<char> combined_counted(p.combined_sends.size(), 0);
   for (const auto& slot : p.sends) {
+    if (slot.kind() == detail::SlotPath::aggregated) continue;  // counted by pair below
     const bool inter = detail::between_nodes(slot);
     (inter ? t.inter_node_bytes : t.node_peer_bytes) += slot.bytes;
     // A split message's part 1 and a combined message's later partitions ride in one message.
@@ -266,6 +284,11 @@ PlanTraffic Plan::traffic() const {
       seen = 1;
     }
     if (!counted) ++(inter ? t.inter_node_messages : t.node_peer_messages);
+  }
+  // A combined message counts once, for the rank that sends it.
+  if (p.pairs) {
+    t.inter_node_messages += p.pairs->hosted_messages;
+    t.inter_node_bytes += p.pairs->hosted_message_bytes;
   }
   return t;
 }

@@ -23,6 +23,7 @@ struct WorldState;
 struct CombinedSend;
 struct CombinedReceive;
 struct ReverseState;
+struct NodePairs;
 
 struct RegionSpec {
   int segment = -1;              // the Segment's id; -1: private memory
@@ -68,6 +69,12 @@ struct PlanState {
 
   bool committed = false;
   bool acknowledge_by_reply = false;
+  // One message per pair of nodes (halo/node_pairs.hpp): asked for by the settings or
+  // Plan::aggregate; after commit, the pairs this node's messages travel in (null: not combined).
+  Aggregation aggregation = Aggregation::automatic;
+  bool aggregation_chosen_by_plan = false;
+  std::unique_ptr<NodePairs> pairs;
+  std::string aggregation_reason;  // why combined or not, for describe()
   // The reverse exchange (halo/reverse.hpp): asked for before commit, built by it; null without.
   bool reverse_wanted = false;
   std::unique_ptr<ReverseState> reverse;

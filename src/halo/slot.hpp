@@ -9,6 +9,7 @@
 #include <utility>
 #include <variant>
 
+#include "halo/paths/aggregated.hpp"
 #include "halo/paths/in_place.hpp"
 #include "halo/paths/notified_write.hpp"
 #include "halo/paths/pushed.hpp"
@@ -18,8 +19,9 @@
 namespace ghostwire::detail {
 
 // The alternatives in SlotPath's order, so that a path's index is its kind.
-using SendPath = std::variant<InPlaceSend, StagedSend, PushedSend, TwoSidedSend, NotifiedWriteSend>;
-using ReceivePath = std::variant<InPlaceReceive, StagedReceive, PushedReceive, TwoSidedReceive, NotifiedWriteReceive>;
+using SendPath = std::variant<InPlaceSend, StagedSend, PushedSend, TwoSidedSend, NotifiedWriteSend, AggregatedSend>;
+using ReceivePath =
+    std::variant<InPlaceReceive, StagedReceive, PushedReceive, TwoSidedReceive, NotifiedWriteReceive, AggregatedReceive>;
 static_assert(std::variant_size_v<SendPath> == slot_path_count && std::variant_size_v<ReceivePath> == slot_path_count);
 
 template <class Variant, std::size_t... Index>

@@ -14,8 +14,9 @@ enum class SlotPath : std::uint8_t {
   pushed,          // node peer: the sender writes into the receiver's ghost cells once they are free
   two_sided,       // other node: pack, persistent MPI message into the receiver's double buffer
   notified_write,  // other node: pack, notified write (one-sided) into the receiver's double buffer
+  aggregated,      // other node: a part of one combined message per pair of nodes (halo/node_pairs.hpp)
 };
-inline constexpr int slot_path_count = 5;
+inline constexpr int slot_path_count = 6;
 
 // What describe() prints for the path.
 const char* path_name(SlotPath path);

@@ -121,6 +121,17 @@ Settings Settings::from_environment() {
     else
       raise(Errc::invalid_argument, "GHOSTWIRE_PARTITIONS='" + name + "': expected auto, separate or combined");
   }
+  if (const char* text = variable("GHOSTWIRE_AGGREGATE")) {
+    const std::string name = text;
+    if (name == "auto")
+      settings.aggregation = Aggregation::automatic;
+    else if (name == "node")
+      settings.aggregation = Aggregation::node;
+    else if (name == "off")
+      settings.aggregation = Aggregation::off;
+    else
+      raise(Errc::invalid_argument, "GHOSTWIRE_AGGREGATE='" + name + "': expected auto, node or off");
+  }
   if (const char* text = variable("GHOSTWIRE_THREADS"))
     settings.threads_per_rank = static_cast<int>(parse_integer("GHOSTWIRE_THREADS", text, 1));
   else if (const char* omp = variable("OMP_NUM_THREADS"))

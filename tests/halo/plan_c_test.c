@@ -39,10 +39,16 @@ int main(int argc, char** argv) {
   OK(gw_plan_add_indices(plan, GW_SEND, 1, left, region, 1, &one));
   OK(gw_plan_add_box(plan, GW_RECEIVE, 1, right, region, ghost_right, 1, &one, &unit));
   (void)last;
+  int code = gw_plan_aggregate(plan, 7);
+  CHECK(code == GW_ERR_INVALID_ARGUMENT && strstr(gw_last_error_message(), "GW_AGGREGATE_OFF"), "%d %s", code,
+        gw_last_error_message());
+  OK(gw_plan_aggregate(plan, GW_AGGREGATE_NODE));
   OK(gw_plan_commit(plan));
-  char text[512];
+  char text[4096];
   OK(gw_plan_describe(plan, text, sizeof text));
   CHECK(strstr(text, "intra-node") || strstr(text, "inter-node"), "describe: %s", text);
+  if (strstr(text, "inter-node"))
+    CHECK(strstr(text, "aggregated") && strstr(text, "Plan::aggregate: node"), "describe: %s", text);
 
   for (int round = 0; round < 20; ++round) {
     for (int i = 1; i <= N; ++i) u[i] = 1000.0 * round + rank * N + i;
@@ -63,7 +69,7 @@ int main(int argc, char** argv) {
   }
 
   /* Errors. */
-  int code = gw_plan_send(plan, 2, right);
+  code = gw_plan_send(plan, 2, right);
   CHECK(code == GW_ERR_OUT_OF_RANGE && strstr(gw_last_error_message(), "channel 2 is not in [0, 2)"), "%d %s", code,
         gw_last_error_message());
   code = gw_plan_add_box(plan, 7, 0, right, region, 0, 1, &one, &unit);

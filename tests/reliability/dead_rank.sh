@@ -76,8 +76,9 @@ case "$ended_by" in
   *) echo "dead_rank.sh: unknown --ended-by $ended_by" >&2; exit 2 ;;
 esac
 if [[ "$ended_by" != launcher ]]; then
-  grep -qE "timed out after $timeout_s s waiting for .* with rank $victim of plan" "$output" ||
-    problem "no survivor's diagnostic names rank $victim"
+  # A part of a message combined per pair of nodes names the ranks that send and receive the whole.
+  grep -qE "timed out after $timeout_s s waiting for .*( with rank $victim of plan|(sent|received) by rank $victim\b)" \
+    "$output" || problem "no survivor's diagnostic names rank $victim"
 fi
 
 # Shared memory: the names the job mapped (announced by every rank) and anything else carrying

@@ -14,11 +14,13 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "ghostwire/segment.hpp"
+#include "ghostwire/settings.hpp"
 #include "halo_case.hpp"
 
 namespace gwbench {
@@ -68,6 +70,8 @@ struct ExchangerSetup {
 const std::vector<std::string>& exchanger_names();
 std::string_view exchanger_summary(std::string_view name);
 bool is_mpi_exchanger(std::string_view name);  // the baselines gw is compared against
+// Variants of gw run only when --impl names them (not in the default list of every implementation).
+bool only_when_named(std::string_view name);
 // Why `name` has no reverse exchange in this benchmark, or "" when it has one.
 std::string_view reverse_unsupported_reason(std::string_view name);
 bool is_peer_exchanger(std::string_view name);  // another library's halo exchange (petsc-*, ga)
@@ -78,7 +82,8 @@ std::string_view case_unsupported_reason(std::string_view name, const HaloCase& 
 // Collective over MPI_COMM_WORLD.
 std::unique_ptr<Exchanger> make_exchanger(std::string_view name, const ExchangerSetup& setup);
 
-std::unique_ptr<Exchanger> make_gw_exchanger(const ExchangerSetup& setup);
+// `aggregation`: Plan::aggregate's mode (gw-node, gw-off), else the World's settings (gw).
+std::unique_ptr<Exchanger> make_gw_exchanger(const ExchangerSetup& setup, std::optional<ghostwire::Aggregation> aggregation);
 std::unique_ptr<Exchanger> make_mpi_isend_exchanger(const ExchangerSetup& setup);
 std::unique_ptr<Exchanger> make_mpi_persistent_exchanger(const ExchangerSetup& setup);
 std::unique_ptr<Exchanger> make_mpi_alltoallw_exchanger(const ExchangerSetup& setup);

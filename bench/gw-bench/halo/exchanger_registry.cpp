@@ -24,7 +24,9 @@ std::unique_ptr<Exchanger> make_exchanger(std::string_view name, const Exchanger
     throw std::runtime_error("implementation " + std::string(name) + " cannot run here: " + why);
   if (std::string_view why = reverse_unsupported_reason(name); setup.direction == Direction::reverse && !why.empty())
     throw std::logic_error("implementation " + std::string(name) + " has no reverse exchange: " + std::string(why));
-  if (name == "gw") return make_gw_exchanger(setup);
+  if (name == "gw") return make_gw_exchanger(setup, std::nullopt);
+  if (name == "gw-node") return make_gw_exchanger(setup, ghostwire::Aggregation::node);
+  if (name == "gw-off") return make_gw_exchanger(setup, ghostwire::Aggregation::off);
   if (name == "mpi-isend") return make_mpi_isend_exchanger(setup);
   if (name == "mpi-persistent") return make_mpi_persistent_exchanger(setup);
   if (name == "mpi-alltoallw") return make_mpi_alltoallw_exchanger(setup);

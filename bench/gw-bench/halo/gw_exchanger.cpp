@@ -14,7 +14,8 @@
 namespace gwbench::halo {
 namespace {
 
-ghostwire::Plan build_plan(ghostwire::Segment& segment, const HaloCase& c, Direction direction) {
+ghostwire::Plan build_plan(ghostwire::Segment& segment, const HaloCase& c, Direction direction,
+                           std::optional<ghostwire::Aggregation> aggregation) {
   ghostwire::World& world = segment.world();
   auto* base = reinterpret_cast<double*>(segment.data());
   const bool reverse = direction == Direction::reverse;
@@ -46,6 +47,7 @@ ghostwire::Plan build_plan(ghostwire::Segment& segment, const HaloCase& c, Direc
   for (std::size_t i = 0; i < c.receives.size(); ++i)
     plan.add_receive(receive_channel[i], c.receives[i].neighbour, field, c.receives[i].layout);
   if (reverse) plan.enable_reverse();
+  if (aggregation) plan.aggregate(*aggregation);
   plan.commit();
   return plan;
 }
@@ -60,9 +62,9 @@ std::string transport_of(const ghostwire::World& world, const std::vector<int>& 
 
 class GwExchanger final : public Exchanger {
  public:
-  explicit GwExchanger(const ExchangerSetup& setup)
+  GwExchanger(const ExchangerSetup& setup, std::optional<ghostwire::Aggregation> aggregation)
       : segment_(setup.shared_field),
-        plan_(build_plan(setup.shared_field, setup.halo_case, setup.direction)),
+        plan_(build_plan(setup.shared_field, setup.halo_case, setup.direction, aggregation)),
         transport_(transport_of(segment_.world(), setup.halo_case.neighbours())) {}
 
   double* field() override { return reinterpret_cast<double*>(segment_.data()); }
@@ -79,8 +81,9 @@ class GwExchanger final : public Exchanger {
 
 }  // namespace
 
-std::unique_ptr<Exchanger> make_gw_exchanger(const ExchangerSetup& setup) {
-  return std::make_unique<GwExchanger>(setup);
+std::unique_ptr<Exchanger> make_gw_exchanger(const ExchangerSetup& setup,
+                                             std::optional<ghostwire::Aggregation> aggregation) {
+  return std::make_unique<GwExchanger>(setup, aggregation);
 }
 
 }  // namespace gwbench::halo

@@ -31,7 +31,7 @@ std::string job_path(const RunContext& context) {
 std::vector<std::string> choose_implementations(const RunContext& context, const HaloOptions& o) {
   std::vector<std::string> chosen;
   for (const std::string& name : exchanger_names()) {  // report order, whatever the order asked
-    bool asked = o.implementations.empty() ||
+    bool asked = (o.implementations.empty() && !only_when_named(name)) ||
                  std::find(o.implementations.begin(), o.implementations.end(), name) != o.implementations.end();
     if (!asked) continue;
     std::string why = unavailable_reason(name, context);

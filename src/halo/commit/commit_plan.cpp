@@ -14,6 +14,7 @@
 #include "halo/commit/slot_build.hpp"
 #include "halo/commit/slot_pieces.hpp"
 #include "halo/combined_partitions.hpp"
+#include "halo/node_pairs.hpp"
 #include "halo/partitions.hpp"
 #include "halo/path_choice.hpp"
 #include "halo/path_dispatch.hpp"
@@ -141,11 +142,13 @@ void commit_plan(PlanState& p) {
   expand_partitions(p, context);
   const std::size_t largest = largest_slot_count(p, context);
   choose_inter_node_path(p, largest);
+  choose_aggregation(p, context);
   check_message_sizes(p, context);
   const MessageMemory memory = lay_out_message_memory(p, 3 * largest);  // notified writes' ids
   const std::vector<NeighbourDescriptor> peers = exchange_descriptors(p, memory, context);
   throw_if_any(w, p.comm, check_agreement(p, peers), Errc::mismatch, context);
   build_slots(p, memory, peers);
+  start_node_pairs(p);
   make_combined_partitions(p);
   order_slots(p);
   make_slot_uses(p);

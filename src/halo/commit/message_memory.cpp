@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "halo/commit/slot_pieces.hpp"
+#include "halo/node_pairs.hpp"
 #include "halo/path_choice.hpp"
 #include "runtime/segment_state.hpp"
 #include "runtime/world_state.hpp"
@@ -20,8 +21,9 @@ std::size_t lay_out_segment(const PlanState& p, MessageMemory& memory) {
   const std::size_t slots = p.send_pieces.size();
   memory.staging.assign(slots, {0, 0});
   memory.notified_buffers.assign(slots, {0, 0});
-  memory.posted = 0;
-  memory.acknowledgements = round_up(2 * slots * sizeof(std::uint64_t), line);
+  // The pairs of nodes' combined messages this rank hosts come first (node_pairs.hpp).
+  memory.posted = p.pairs ? p.pairs->hosted_bytes : 0;
+  memory.acknowledgements = memory.posted + round_up(2 * slots * sizeof(std::uint64_t), line);
   std::size_t offset = memory.acknowledgements + round_up(2 * slots * sizeof(std::uint32_t), line);
   for (std::size_t s = 0; s < slots; ++s) {
     // A pushed slot stages a message when the receiver is not ready for it, so a slot that may be

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The hosts' work for combined messages between nodes (node_pairs.hpp). ghostwire has no progress
+// thread: a host does this work in every call of the plan and every wait of the process
+// (WorldState::owed_work), so a pair's message moves while its host is inside ghostwire.
+#include <cstring>
+#include <vector>
+
+#include "ghostwire/error.hpp"
+#include "halo/node_pairs.hpp"
+#include "halo/paths/two_sided.hpp"
+#include "halo/plan_state.hpp"
+#include "halo/sequence.hpp"
+#include "runtime/mpi_check.hpp"
+#include "runtime/threads.hpp"
+#include "runtime/wait.hpp"
+
+namespace ghostwire::detail {
+namespace {
+
+bool complete(MPI_Request& request) {
+  int done = 0;
+  check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+  return done != 0;
+}
+
+// Sends go out in order, each once all its parts are packed; a half's completed send frees it for
+// the message after next.
+bool progress_send(PlanState& p, HostedPair& hosted) {
+  const NodePair& pair = p.pairs->pairs[hosted.pair];
+  PairCounters& counters = pair_counters(p, pair);
+  bool moved = false;
+  for (int parity = 0; parity < 2; ++parity)
+    if (hosted.active[parity] && complete(hosted.request[parity])) {
+      hosted.active[parity] = false;
+      store(&counters.completed[parity].value, hosted.in_flight[parity]);
+      moved = true;
+    }
+  const std::uint32_t next = next_sequence(hosted.last);
+  const int parity = parity_of(next);
+  if (hosted.active[parity] || load(&counters.filled[parity].value) != pair.parts.size()) return moved;
+  std::byte* half = pair_half(p, pair, parity);
+  const MessageTrailer trailer{next, 0};
+  std::memcpy(half + pair.bytes, &trailer, sizeof trailer);
+  // The packers of message next + 2 wait for this half's completion, stored after this.
+  store(&counters.filled[parity].value, 0);
+  check_mpi(MPI_Start(&hosted.request[parity]), "MPI_Start");
+  hosted.active[parity] = true;
+  hosted.in_flight[parity] = hosted.last = next;
+  return true;
+}
+
+// Messages are taken in order; a half's receive is posted again once every part of its message
+// has been copied out.
+bool progress_receive(PlanState& p, HostedPair& hosted) {
+  const NodePair& pair = p.pairs->pairs[hosted.pair];
+  PairCounters& counters = pair_counters(p, pair);
+  bool moved = false;
+  const std::uint32_t expected = next_sequence(hosted.last);
+  const int parity = parity_of(expected);
+  if (hosted.active[parity] && complete(hosted.request[parity])) {
+    MessageTrailer trailer;
+    std::memcpy(&trailer, pair_half(p, pair, parity) + pair.bytes, sizeof trailer);
+    if (trailer.sequence != expected)
+      raise(Errc::internal, "plan " + std::to_string(p.id) + ": the combined message from node " +
+                                std::to_string(pair.other_node) + " on channel " + std::to_string(pair.channel) +
+                                " should be message " + std::to_string(expected) + " but carries sequence number " +
+                                std::to_string(trailer.sequence));
+    hosted.active[parity] = false;
+    hosted.last = expected;
+    store(&counters.arrived[parity].value, expected);
+    moved = true;
+  }
+  for (int half = 0; half < 2; ++half) {
+    if (hosted.active[half] || load(&counters.arrived[half].value) == 0) continue;
+    if (load(&counters.consumed[half].value) != pair.parts.size()) continue;
+    store(&counters.consumed[half].value, 0);
+    check_mpi(MPI_Start(&hosted.request[half]), "MPI_Start");
+    hosted.active[half] = true;
+    moved = true;
+  }
+  return moved;
+}
+
+}  // namespace
+
+void progress_node_pairs(PlanState& p) {
+  if (!p.pairs || p.pairs->hosted.empty()) return;
+  NodePairs& np = *p.pairs;
+  if (np.busy.exchange(true, std::memory_order_acquire)) return;  // another thread serves them
+  struct Unlock {
+    std::atomic<bool>& busy;
+    ~Unlock() { busy.store(false, std::memory_order_release); }
+  } unlock{np.busy};
+  const ProgressTurn turn(*p.w);
+  if (!turn) return;  // this thread may not enter MPI now; the one that may serves them
+  for (HostedPair& hosted : np.hosted) {
+    const bool outgoing = np.pairs[hosted.pair].outgoing;
+    while (outgoing ? progress_send(p, hosted) : progress_receive(p, hosted)) {
+    }
+  }
+}
+
+namespace {
+
+// Messages nobody receives any more (a half not posted again as the plan goes): taken and dropped,
+// so that their sends complete.
+void drop_unreceived(MPI_Comm comm) {
+  for (;;) {
+    int found = 0, count = 0;
+    MPI_Message message;
+    MPI_Status status;
+    check_mpi(MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &found, &message, &status), "MPI_Improbe");
+    if (!found) return;
+    check_mpi(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
+    std::vector<std::byte> dropped(static_cast<std::size_t>(count > 0 ? count : 1));
+    check_mpi(MPI_Mrecv(dropped.data(), count, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
+  }
+}
+
+}  // namespace
+
+void drain_node_pairs(PlanState& p) {
+  if (!p.pairs) return;
+  NodePairs& np = *p.pairs;
+  for (HostedPair& hosted : np.hosted) {
+    if (!np.pairs[hosted.pair].outgoing) continue;
+    for (int parity = 0; parity < 2; ++parity)
+      wait_until(
+          *p.w, [&] { drop_unreceived(np.comm); return !hosted.active[parity] || complete(hosted.request[parity]); },
+          [&] { return "the delivery of a combined message of plan " + std::to_string(p.id) + " while destroying it"; });
+  }
+  MPI_Request barrier;
+  check_mpi(MPI_Ibarrier(np.comm, &barrier), "MPI_Ibarrier");
+  wait_until(
+      *p.w, [&] { drop_unreceived(np.comm); return complete(barrier); },
+      [&] { return "all ranks to destroy plan " + std::to_string(p.id) + " (combined messages)"; });
+  for (HostedPair& hosted : np.hosted)
+    for (int parity = 0; parity < 2; ++parity) {
+      if (hosted.request[parity] == MPI_REQUEST_NULL) continue;
+      if (!np.pairs[hosted.pair].outgoing && hosted.active[parity]) {
+        MPI_Cancel(&hosted.request[parity]);
+        MPI_Wait(&hosted.request[parity], MPI_STATUS_IGNORE);
+      }
+      MPI_Request_free(&hosted.request[parity]);
+    }
+  MPI_Comm_free(&np.comm);
+}
+
+}  // namespace ghostwire::detail

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Commit's part of one message per pair of nodes (node_pairs.hpp): the choice, the pairs with
+// their parts, hosts and memory, and the hosts' requests.
+#include "halo/node_pairs.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <map>
+#include <tuple>
+
+#include "halo/collective.hpp"
+#include "halo/commit/slot_pieces.hpp"
+#include "halo/path_choice.hpp"
+#include "halo/paths/pushed.hpp"
+#include "halo/paths/two_sided.hpp"
+#include "halo/plan_state.hpp"
+#include "runtime/mpi_check.hpp"
+#include "runtime/segment_state.hpp"
+#include "runtime/world_state.hpp"
+
+namespace ghostwire::detail {
+
+const PairPart& NodePair::part(int source, int destination) const {
+  for (const PairPart& part : parts)
+    if (part.source == source && part.destination == destination) return part;
+  raise(Errc::internal, "no part from rank " + std::to_string(source) + " to rank " + std::to_string(destination) +
+                            " in the combined message on channel " + std::to_string(channel));
+}
+
+std::int32_t NodePairs::find(bool outgoing, int other_node, std::size_t channel) const {
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    if (pairs[i].outgoing == outgoing && pairs[i].other_node == other_node && pairs[i].channel == channel)
+      return static_cast<std::int32_t>(i);
+  return -1;
+}
+
+PairCounters& pair_counters(PlanState& p, const NodePair& pair) {
+  return *reinterpret_cast<PairCounters*>(p.segment->peer_data(pair.my_host()) + pair.host_offset);
+}
+
+std::byte* pair_half(PlanState& p, const NodePair& pair, int parity) {
+  return p.segment->peer_data(pair.my_host()) + pair.host_offset + sizeof(PairCounters) +
+         static_cast<std::size_t>(parity) * pair.half_bytes;
+}
+
+namespace {
+
+constexpr std::size_t line = 64;
+constexpr std::size_t fields = 5;  // a record: outgoing, source, destination, channel, bytes
+
+// This rank's inter-node slots, both directions.
+std::vector<std::uint64_t> my_records(const PlanState& p) {
+  std::vector<std::uint64_t> records;
+  const auto me = static_cast<std::uint64_t>(p.w->rank);
+  for (std::size_t s = 0; s < p.send_pieces.size(); ++s) {
+    if (!slot_between_nodes(p, s)) continue;
+    const auto other = static_cast<std::uint64_t>(p.neighbours[s / p.channels]), channel = s % p.channels;
+    if (!p.send_pieces[s].empty())
+      records.insert(records.end(), {1, me, other, channel, message_bytes(p, p.send_pieces[s])});
+    if (!p.receive_pieces[s].empty())
+      records.insert(records.end(), {0, other, me, channel, message_bytes(p, p.receive_pieces[s])});
+  }
+  return records;
+}
+
+// Every rank's records on my node.
+std::vector<std::uint64_t> node_records(PlanState& p, const std::string& context) {
+  WorldState& w = *p.w;
+  const std::vector<std::uint64_t> mine = my_records(p);
+  int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(w.node_size)), displacements(counts.size());
+  MPI_Request request;
+  check_mpi(MPI_Iallgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, w.node_comm, &request), "MPI_Iallgather");
+  wait_request(w, request, context + ": the inter-node slot counts of the node's ranks");
+  int total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    displacements[r] = total;
+    total += counts[r];
+  }
+  std::vector<std::uint64_t> all(static_cast<std::size_t>(total));
+  check_mpi(MPI_Iallgatherv(mine.data(), count, MPI_UINT64_T, all.data(), counts.data(), displacements.data(),
+                            MPI_UINT64_T, w.node_comm, &request),
+            "MPI_Iallgatherv");
+  wait_request(w, request, context + ": the inter-node slots of the node's ranks");
+  return all;
+}
+
+// The ranks with a part in it, sorted; the host is one of them, spread over them by the other
+// node and the channel so that one rank does not host every pair.
+int pick_host(std::vector<int> ranks, int other_node, std::size_t channel) {
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  return ranks[(static_cast<std::size_t>(other_node) + channel) % ranks.size()];
+}
+
+std::vector<NodePair> make_pairs(const PlanState& p, const std::vector<std::uint64_t>& records) {
+  const WorldState& w = *p.w;
+  std::map<std::tuple<bool, int, std::size_t>, NodePair> by_key;
+  for (std::size_t i = 0; i + fields <= records.size(); i += fields) {
+    const bool outgoing = records[i] != 0;
+    const int source = static_cast<int>(records[i + 1]), destination = static_cast<int>(records[i + 2]);
+    const int other = w.node_of_rank[static_cast<std::size_t>(outgoing ? destination : source)];
+    NodePair& pair = by_key[{outgoing, other, records[i + 3]}];
+    pair.outgoing = outgoing;
+    pair.other_node = other;
+    pair.channel = records[i + 3];
+    pair.parts.push_back({source, destination, records[i + 4], 0});
+  }
+  std::vector<NodePair> pairs;
+  for (auto& [key, pair] : by_key) {
+    std::sort(pair.parts.begin(), pair.parts.end(), [](const PairPart& a, const PairPart& b) {
+      return std::tie(a.source, a.destination) < std::tie(b.source, b.destination);
+    });
+    std::vector<int> sources, destinations;
+    for (PairPart& part : pair.parts) {
+      part.offset = pair.bytes;
+      pair.bytes += round_up(part.bytes, 8);  // each part aligned for any element type
+      sources.push_back(part.source);
+      destinations.push_back(part.destination);
+    }
+    const int source_node = w.node_of_rank[static_cast<std::size_t>(pair.parts[0].source)];
+    const int destination_node = w.node_of_rank[static_cast<std::size_t>(pair.parts[0].destination)];
+    pair.sending_host = pick_host(sources, destination_node, pair.channel);
+    pair.receiving_host = pick_host(destinations, source_node, pair.channel);
+    pair.half_bytes = round_up(pair.bytes + sizeof(MessageTrailer), line);
+    pairs.push_back(std::move(pair));
+  }
+  return pairs;
+}
+
+// Each host's pairs one after the other at the front of its plan segment part.
+std::size_t place_in_hosts(std::vector<NodePair>& pairs, int me) {
+  std::map<int, std::size_t> used;
+  for (NodePair& pair : pairs) {
+    std::size_t& offset = used[pair.my_host()];
+    pair.host_offset = offset;
+    offset += sizeof(PairCounters) + 2 * pair.half_bytes;
+  }
+  return round_up(used[me], line);
+}
+
+// What decides, reduced over all ranks (MPI_MAX): the mode (and its complement, to see a
+// mismatch), whether anything crosses nodes, whether some pair has several parts, the largest
+// message and combined message, and what rules combining out.
+enum Fact { mode, mode_complement, any_inter, several_parts, largest_part, largest_pair, partitioned, by_reply, facts };
+
+std::vector<std::uint64_t> reduce_facts(PlanState& p, const std::vector<NodePair>& pairs, const std::string& context) {
+  std::vector<std::uint64_t> f(facts, 0);
+  f[mode] = static_cast<std::uint64_t>(p.aggregation);
+  f[mode_complement] = 2 - f[mode];
+  f[partitioned] = p.partition_base.empty() ? 0 : 1;
+  f[by_reply] = p.acknowledge_by_reply ? 1 : 0;
+  for (const NodePair& pair : pairs) {
+    f[any_inter] = 1;
+    f[several_parts] = std::max<std::uint64_t>(f[several_parts], pair.parts.size() > 1);
+    f[largest_pair] = std::max<std::uint64_t>(f[largest_pair], pair.bytes);
+    for (const PairPart& part : pair.parts) f[largest_part] = std::max<std::uint64_t>(f[largest_part], part.bytes);
+  }
+  MPI_Request request;
+  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, f.data(), facts, MPI_UINT64_T, MPI_MAX, p.comm, &request), "MPI_Iallreduce");
+  wait_request(*p.w, request, context + ": whether to combine messages between nodes");
+  return f;
+}
+
+long tag_limit(const PlanState& p) {
+  int* tag_ub = nullptr;
+  int found = 0;
+  check_mpi(MPI_Comm_get_attr(p.comm, MPI_TAG_UB, &tag_ub, &found), "MPI_Comm_get_attr");
+  long limit = found && tag_ub ? *tag_ub : 32767;
+  if (p.w->settings.message_tag_limit > 0) limit = std::min(limit, p.w->settings.message_tag_limit);
+  return limit;
+}
+
+// Why the plan does not combine, or "" if it does.
+std::string reason_against(const PlanState& p, const std::vector<std::uint64_t>& f) {
+  if (f[mode] == static_cast<std::uint64_t>(Aggregation::off)) return "off";
+  if (!f[any_inter]) return "no message travels between nodes";
+  if (p.inter_node_path != SlotPath::two_sided) return "it needs the two-sided transport, and messages travel by " + p.inter_node_reason;
+  if (f[partitioned]) return "partitioned messages travel as partitions";
+  if (f[by_reply]) return "acknowledge_by_reply() plans run slot by slot";
+  if (f[largest_pair] > static_cast<std::uint64_t>(INT_MAX) - sizeof(MessageTrailer))
+    return "a combined message of " + std::to_string(f[largest_pair]) + " bytes would exceed what one MPI message carries";
+  if (2 * static_cast<long>(p.channels) - 1 > tag_limit(p))
+    return "its " + std::to_string(p.channels) + " channels would need tags above the tag limit";
+  if (f[mode] == static_cast<std::uint64_t>(Aggregation::node)) return "";
+  if (!f[several_parts]) return "no pair of nodes carries more than one message (auto)";
+  if (f[largest_part] > aggregate_automatic_bytes)
+    return "a message of " + std::to_string(f[largest_part]) + " bytes is above the " +
+           std::to_string(aggregate_automatic_bytes) + " bytes auto combines";
+  return "";
+}
+
+std::string mode_source(const PlanState& p) {
+  const char* names[] = {"auto", "node", "off"};
+  const char* name = names[static_cast<int>(p.aggregation)];
+  if (p.aggregation_chosen_by_plan) return std::string("Plan::aggregate: ") + name;
+  return std::string("GHOSTWIRE_AGGREGATE=") + name;
+}
+
+}  // namespace
+
+void choose_aggregation(PlanState& p, const std::string& context) {
+  std::vector<NodePair> pairs = make_pairs(p, node_records(p, context));
+  const std::vector<std::uint64_t> f = reduce_facts(p, pairs, context);
+  if (f[mode] + f[mode_complement] != 2)
+    throw_if_any(*p.w, p.comm, {"ranks disagree on whether to combine messages between nodes (Plan::aggregate or "
+                                "GHOSTWIRE_AGGREGATE must be the same on every rank)"},
+                 Errc::mismatch, context);
+  const std::string against = reason_against(p, f);
+  if (!against.empty()) {
+    p.aggregation_reason = "each its own message (" + mode_source(p) + "): " + against;
+    return;
+  }
+  auto node_pairs = std::make_unique<NodePairs>();
+  node_pairs->pairs = std::move(pairs);
+  node_pairs->hosted_bytes = place_in_hosts(node_pairs->pairs, p.w->rank);
+  for (const NodePair& pair : node_pairs->pairs)
+    if (pair.outgoing && pair.sending_host == p.w->rank) {
+      ++node_pairs->hosted_messages;
+      for (const PairPart& part : pair.parts) node_pairs->hosted_message_bytes += part.bytes;
+    }
+  check_mpi(MPI_Comm_dup(p.comm, &node_pairs->comm), "MPI_Comm_dup");
+  p.pairs = std::move(node_pairs);
+  p.inter_node_path = SlotPath::aggregated;
+  p.aggregation_reason = "one message per pair of nodes and channel (" + mode_source(p) +
+                         (f[mode] == static_cast<std::uint64_t>(Aggregation::node)
+                              ? ")"
+                              : ": every message between nodes is at most " +
+                                    std::to_string(aggregate_automatic_bytes) + " bytes)");
+}
+
+namespace {
+
+void serve_node_pairs(void* plan) { progress_node_pairs(*static_cast<PlanState*>(plan)); }
+
+void start_hosted(PlanState& p, HostedPair& hosted) {
+  NodePairs& np = *p.pairs;
+  const NodePair& pair = np.pairs[hosted.pair];
+  std::memset(static_cast<void*>(&pair_counters(p, pair)), 0, sizeof(PairCounters));
+  const int count = static_cast<int>(pair.bytes + sizeof(MessageTrailer));
+  for (int parity = 0; parity < 2; ++parity) {
+    const int tag = static_cast<int>(2 * pair.channel) + parity;
+    if (pair.outgoing) {
+      check_mpi(MPI_Send_init(pair_half(p, pair, parity), count, MPI_BYTE, pair.receiving_host, tag, np.comm,
+                              &hosted.request[parity]),
+                "MPI_Send_init");
+    } else {
+      check_mpi(MPI_Recv_init(pair_half(p, pair, parity), count, MPI_BYTE, pair.sending_host, tag, np.comm,
+                              &hosted.request[parity]),
+                "MPI_Recv_init");
+      check_mpi(MPI_Start(&hosted.request[parity]), "MPI_Start");
+      hosted.active[parity] = true;
+    }
+  }
+}
+
+}  // namespace
+
+void start_node_pairs(PlanState& p) {
+  if (!p.pairs) return;
+  NodePairs& np = *p.pairs;
+  for (std::size_t i = 0; i < np.pairs.size(); ++i)
+    if (np.pairs[i].my_host() == p.w->rank) np.hosted.push_back(HostedPair{i});
+  for (HostedPair& hosted : np.hosted) start_hosted(p, hosted);
+  if (!np.hosted.empty()) p.w->owed_work.push_back({&serve_node_pairs, &p});
+}
+
+}  // namespace ghostwire::detail

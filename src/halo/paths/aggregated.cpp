@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The aggregated path (aggregated.hpp). The hosts' side of the combined messages is in
+// halo/node_pair_hosts.cpp; every step here first lets this rank do its hosts' work.
+#include "halo/paths/aggregated.hpp"
+
+#include <atomic>
+
+#include "ghostwire/error.hpp"
+#include "halo/commit/slot_build.hpp"
+#include "halo/plan_state.hpp"
+#include "halo/sequence.hpp"
+#include "runtime/wait.hpp"
+#include "runtime/world_state.hpp"
+
+namespace ghostwire::detail {
+namespace {
+
+void count_one(PairLine& line) {
+  std::atomic_ref<std::uint32_t>(line.value).fetch_add(1, std::memory_order_acq_rel);
+}
+
+// The pair and my part of it for a slot between this rank and `rank` on the slot's channel.
+const NodePair& pair_of(const SlotBuild& b, bool outgoing, std::size_t& index, std::size_t& offset) {
+  const PlanState& p = b.plan;
+  const int other_node = p.w->node_of_rank[static_cast<std::size_t>(b.rank)];
+  const std::size_t channel = b.slot % p.channels;
+  const std::int32_t found = p.pairs->find(outgoing, other_node, channel);
+  if (found < 0)
+    raise(Errc::internal, "plan " + std::to_string(p.id) + ": no combined message with node " +
+                              std::to_string(other_node) + " on channel " + std::to_string(channel));
+  index = static_cast<std::size_t>(found);
+  const NodePair& pair = p.pairs->pairs[index];
+  const PairPart& part = outgoing ? pair.part(p.w->rank, b.rank) : pair.part(b.rank, p.w->rank);
+  if (part.bytes != b.bytes)
+    raise(Errc::internal, "plan " + std::to_string(p.id) + ": the part of " + p.slot_name(channel, b.rank) +
+                              " in its combined message has " + std::to_string(part.bytes) + " bytes, not " +
+                              std::to_string(b.bytes));
+  offset = part.offset;
+  return pair;
+}
+
+std::string pair_text(const PlanState& p, const NodePair& pair) {
+  const int me = p.w->node;
+  return "the combined message from node " + std::to_string(pair.outgoing ? me : pair.other_node) + " to node " +
+         std::to_string(pair.outgoing ? pair.other_node : me) + " on channel " + std::to_string(pair.channel) +
+         " (" + std::to_string(pair.parts.size()) + " parts, " + std::to_string(pair.bytes) + " bytes), sent by rank " +
+         std::to_string(pair.sending_host) + " and received by rank " + std::to_string(pair.receiving_host);
+}
+
+}  // namespace
+
+AggregatedSend AggregatedSend::build(const SlotBuild& b) {
+  PlanState& p = b.plan;
+  AggregatedSend path;
+  std::size_t offset = 0;
+  const NodePair& pair = pair_of(b, true, path.pair, offset);
+  path.counters = &pair_counters(p, pair);
+  path.host = pair.sending_host == p.w->rank;
+  for (int parity = 0; parity < 2; ++parity) path.pack_into[parity] = b.pack_into(pair_half(p, pair, parity) + offset);
+  return path;
+}
+
+void AggregatedSend::post(PlanState& p, SendSlot& slot, Post) {
+  const std::uint32_t next = next_sequence(slot.sequence);
+  const int parity = parity_of(next);
+  wait_until(
+      *p.w,
+      [&] {
+        progress_node_pairs(p);
+        return half_free_for(load(&counters->completed[parity].value), next);
+      },
+      [&] { return "half " + std::to_string(parity) + " for message " + std::to_string(next) + ": " + describe_wait(p, slot); },
+      p.spin_polls);
+  pack_into[parity].run();
+  count_one(counters->filled[parity]);
+  slot.sequence = next;
+  if (host) progress_node_pairs(p);  // the last part packed sends it at once
+}
+
+bool AggregatedSend::acknowledged(PlanState& p, SendSlot& slot) {
+  if (slot.sequence == 0) return true;
+  progress_node_pairs(p);
+  return load(&counters->completed[parity_of(slot.sequence)].value) == slot.sequence;
+}
+
+bool AggregatedSend::ready_for_next(PlanState& p, SendSlot& slot) {
+  const std::uint32_t next = next_sequence(slot.sequence);
+  progress_node_pairs(p);
+  return half_free_for(load(&counters->completed[parity_of(next)].value), next);
+}
+
+bool AggregatedSend::exchange_done(PlanState& p, SendSlot& slot) { return !host || acknowledged(p, slot); }
+
+std::string AggregatedSend::describe_wait(const PlanState& p, const SendSlot& slot) const {
+  const NodePair& np = p.pairs->pairs[pair];
+  const int parity = parity_of(slot.sequence);
+  return "message " + std::to_string(slot.sequence) + " on " + p.slot_name(slot.channel, slot.rank) + " of plan " +
+         std::to_string(p.id) + " (" + path_name(kind) + "; a part of " + pair_text(p, np) + "; parts packed into half " +
+         std::to_string(parity) + ": " + std::to_string(load(&counters->filled[parity].value)) + " of " +
+         std::to_string(np.parts.size()) + ", last message sent from it: " +
+         std::to_string(load(&counters->completed[parity].value)) +
+         "; the sending rank sends it once every part is packed, while it is in a ghostwire call)";
+}
+
+std::string AggregatedSend::not_acknowledged_hint(const SendSlot&) const {
+  return "has not left in its combined message yet (every part of it must be sent first); call wait_send before "
+         "sending again";
+}
+
+AggregatedReceive AggregatedReceive::build(const SlotBuild& b) {
+  PlanState& p = b.plan;
+  AggregatedReceive path;
+  std::size_t offset = 0;
+  const NodePair& pair = pair_of(b, false, path.pair, offset);
+  path.counters = &pair_counters(p, pair);
+  path.host = pair.receiving_host == p.w->rank;
+  for (int parity = 0; parity < 2; ++parity) path.unpack[parity] = b.unpack_from(pair_half(p, pair, parity) + offset);
+  return path;
+}
+
+void AggregatedReceive::hand_over(PlanState& p, ReceiveSlot&) { progress_node_pairs(p); }
+
+bool AggregatedReceive::try_receive(PlanState& p, ReceiveSlot& slot, Receipt) {
+  progress_node_pairs(p);
+  const std::uint32_t expected = next_sequence(slot.sequence);
+  const int parity = parity_of(expected);
+  if (load(&counters->arrived[parity].value) != expected) return false;
+  unpack[parity].run();
+  count_one(counters->consumed[parity]);  // the host posts the half's receive again after the last part
+  slot.sequence = slot.consumed = expected;
+  if (host) progress_node_pairs(p);
+  return true;
+}
+
+std::string AggregatedReceive::describe_wait(const PlanState& p, const ReceiveSlot& slot) const {
+  const NodePair& np = p.pairs->pairs[pair];
+  const std::uint32_t expected = next_sequence(slot.sequence);
+  const int parity = parity_of(expected);
+  return "message " + std::to_string(expected) + " on " + p.slot_name(slot.channel, slot.rank) + " of plan " +
+         std::to_string(p.id) + " (" + path_name(kind) + "; a part of " + pair_text(p, np) + "; half " +
+         std::to_string(parity) + " holds message " + std::to_string(load(&counters->arrived[parity].value)) +
+         ", parts of it taken: " + std::to_string(load(&counters->consumed[parity].value)) +
+         "; the receiving rank takes it while it is in a ghostwire call)";
+}
+
+}  // namespace ghostwire::detail
