@@ -47,9 +47,10 @@ enum class ThreadLevel { single, funneled, serialized, multiple };
 enum class PartitionMessages { automatic, separate, combined };
 // Whether a plan's messages between two nodes travel combined, one message per pair of nodes (and
 // channel) per exchange, gathered and scattered through node-shared memory (`node`), or each as a
-// message of its own (`off`). `automatic` combines them when some pair of nodes carries more than
-// one message and none is larger than 8 KiB, where the latency saved outweighs the extra copy
-// (docs/plans.md, "One message per pair of nodes"). Plan::aggregate chooses it per plan.
+// message of its own (`off`). `automatic` combines them when the nodes are separate machines, some
+// pair of nodes carries 4 messages or more and none is larger than 8 KiB, where the messages saved
+// were measured to outweigh the extra copy and hand-over (docs/plans.md, "One message per pair of
+// nodes"). Plan::aggregate chooses it per plan.
 enum class Aggregation { automatic, node, off };
 
 const char* transport_name(Transport transport) noexcept;

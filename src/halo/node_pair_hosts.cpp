@@ -23,21 +23,21 @@ bool complete(MPI_Request& request) {
   return done != 0;
 }
 
-// Sends go out in order, each once all its parts are packed; a half's completed send frees it for
-// the message after next.
-bool progress_send(PlanState& p, HostedPair& hosted) {
+// Every MPI call may poll the network (a system call over TCP), so each step below calls MPI only
+// when it has something to do: start a send whose parts are all packed, test a send only when its
+// completion is asked for, test a receive only when its message is.
+
+// The next message, once all its parts are packed and its half is free; in order.
+bool start_send(PlanState& p, HostedPair& hosted, PairCounters& counters) {
   const NodePair& pair = p.pairs->pairs[hosted.pair];
-  PairCounters& counters = pair_counters(p, pair);
-  bool moved = false;
-  for (int parity = 0; parity < 2; ++parity)
-    if (hosted.active[parity] && complete(hosted.request[parity])) {
-      hosted.active[parity] = false;
-      store(&counters.completed[parity].value, hosted.in_flight[parity]);
-      moved = true;
-    }
   const std::uint32_t next = next_sequence(hosted.last);
   const int parity = parity_of(next);
-  if (hosted.active[parity] || load(&counters.filled[parity].value) != pair.parts.size()) return moved;
+  if (load(&counters.filled[parity].value) != pair.parts.size()) return false;
+  if (hosted.active[parity]) {  // the message before last, from the same half: its parts waited for it
+    if (!complete(hosted.request[parity])) return false;
+    hosted.active[parity] = false;
+    store(&counters.completed[parity].value, hosted.in_flight[parity]);
+  }
   std::byte* half = pair_half(p, pair, parity);
   const MessageTrailer trailer{next, 0};
   std::memcpy(half + pair.bytes, &trailer, sizeof trailer);
@@ -49,41 +49,64 @@ bool progress_send(PlanState& p, HostedPair& hosted) {
   return true;
 }
 
-// Messages are taken in order; a half's receive is posted again once every part of its message
-// has been copied out.
-bool progress_receive(PlanState& p, HostedPair& hosted) {
-  const NodePair& pair = p.pairs->pairs[hosted.pair];
-  PairCounters& counters = pair_counters(p, pair);
-  bool moved = false;
-  const std::uint32_t expected = next_sequence(hosted.last);
-  const int parity = parity_of(expected);
-  if (hosted.active[parity] && complete(hosted.request[parity])) {
-    MessageTrailer trailer;
-    std::memcpy(&trailer, pair_half(p, pair, parity) + pair.bytes, sizeof trailer);
-    if (trailer.sequence != expected)
-      raise(Errc::internal, "plan " + std::to_string(p.id) + ": the combined message from node " +
-                                std::to_string(pair.other_node) + " on channel " + std::to_string(pair.channel) +
-                                " should be message " + std::to_string(expected) + " but carries sequence number " +
-                                std::to_string(trailer.sequence));
-    hosted.active[parity] = false;
-    hosted.last = expected;
-    store(&counters.arrived[parity].value, expected);
-    moved = true;
-  }
+// Completed sends free their halves for the message after next.
+void complete_sends(HostedPair& hosted, PairCounters& counters) {
+  for (int parity = 0; parity < 2; ++parity)
+    if (hosted.active[parity] && complete(hosted.request[parity])) {
+      hosted.active[parity] = false;
+      store(&counters.completed[parity].value, hosted.in_flight[parity]);
+    }
+}
+
+// A half whose message every part has copied out takes the message after next: its receive is
+// posted again (no test needed).
+void repost_receives(HostedPair& hosted, PairCounters& counters, std::size_t parts) {
   for (int half = 0; half < 2; ++half) {
     if (hosted.active[half] || load(&counters.arrived[half].value) == 0) continue;
-    if (load(&counters.consumed[half].value) != pair.parts.size()) continue;
+    if (load(&counters.consumed[half].value) != parts) continue;
     store(&counters.consumed[half].value, 0);
     check_mpi(MPI_Start(&hosted.request[half]), "MPI_Start");
     hosted.active[half] = true;
-    moved = true;
   }
-  return moved;
+}
+
+// The next message, if it has arrived: published to the parts' ranks. In order.
+bool take_arrival(PlanState& p, HostedPair& hosted, PairCounters& counters) {
+  const NodePair& pair = p.pairs->pairs[hosted.pair];
+  const std::uint32_t expected = next_sequence(hosted.last);
+  const int parity = parity_of(expected);
+  if (!hosted.active[parity] || !complete(hosted.request[parity])) return false;
+  MessageTrailer trailer;
+  std::memcpy(&trailer, pair_half(p, pair, parity) + pair.bytes, sizeof trailer);
+  if (trailer.sequence != expected)
+    raise(Errc::internal, "plan " + std::to_string(p.id) + ": the combined message from node " +
+                              std::to_string(pair.other_node) + " on channel " + std::to_string(pair.channel) +
+                              " should be message " + std::to_string(expected) + " but carries sequence number " +
+                              std::to_string(trailer.sequence));
+  hosted.active[parity] = false;
+  hosted.last = expected;
+  store(&counters.arrived[parity].value, expected);
+  return true;
+}
+
+void serve(PlanState& p, HostedPair& hosted, unsigned work) {
+  const NodePair& pair = p.pairs->pairs[hosted.pair];
+  PairCounters& counters = pair_counters(p, pair);
+  if (pair.outgoing) {
+    if (work & pair_sends)
+      while (start_send(p, hosted, counters)) {
+      }
+    if (work & pair_completions) complete_sends(hosted, counters);
+  } else {
+    if (work & pair_reposts) repost_receives(hosted, counters, pair.parts.size());
+    if (work & pair_arrivals)
+      while (take_arrival(p, hosted, counters)) repost_receives(hosted, counters, pair.parts.size());
+  }
 }
 
 }  // namespace
 
-void progress_node_pairs(PlanState& p) {
+void progress_node_pairs(PlanState& p, unsigned work) {
   if (!p.pairs || p.pairs->hosted.empty()) return;
   NodePairs& np = *p.pairs;
   if (np.busy.exchange(true, std::memory_order_acquire)) return;  // another thread serves them
@@ -93,11 +116,7 @@ void progress_node_pairs(PlanState& p) {
   } unlock{np.busy};
   const ProgressTurn turn(*p.w);
   if (!turn) return;  // this thread may not enter MPI now; the one that may serves them
-  for (HostedPair& hosted : np.hosted) {
-    const bool outgoing = np.pairs[hosted.pair].outgoing;
-    while (outgoing ? progress_send(p, hosted) : progress_receive(p, hosted)) {
-    }
-  }
+  for (HostedPair& hosted : np.hosted) serve(p, hosted, work);
 }
 
 namespace {

@@ -143,7 +143,10 @@ std::size_t place_in_hosts(std::vector<NodePair>& pairs, int me) {
 // What decides, reduced over all ranks (MPI_MAX): the mode (and its complement, to see a
 // mismatch), whether anything crosses nodes, whether some pair has several parts, the largest
 // message and combined message, and what rules combining out.
-enum Fact { mode, mode_complement, any_inter, several_parts, largest_part, largest_pair, partitioned, by_reply, facts };
+enum Fact {
+  mode, mode_complement, any_inter, most_parts, largest_part, largest_pair, partitioned, by_reply, shared_memory_mpi,
+  facts
+};
 
 std::vector<std::uint64_t> reduce_facts(PlanState& p, const std::vector<NodePair>& pairs, const std::string& context) {
   std::vector<std::uint64_t> f(facts, 0);
@@ -151,9 +154,12 @@ std::vector<std::uint64_t> reduce_facts(PlanState& p, const std::vector<NodePair
   f[mode_complement] = 2 - f[mode];
   f[partitioned] = p.partition_base.empty() ? 0 : 1;
   f[by_reply] = p.acknowledge_by_reply ? 1 : 0;
+  int machine_size = 0;  // ranks that really share memory with this one: all of them when nodes are emulated
+  check_mpi(MPI_Comm_size(p.w->physical_node_comm, &machine_size), "MPI_Comm_size");
+  f[shared_memory_mpi] = machine_size == p.w->size ? 1 : 0;
   for (const NodePair& pair : pairs) {
     f[any_inter] = 1;
-    f[several_parts] = std::max<std::uint64_t>(f[several_parts], pair.parts.size() > 1);
+    f[most_parts] = std::max<std::uint64_t>(f[most_parts], pair.parts.size());
     f[largest_pair] = std::max<std::uint64_t>(f[largest_pair], pair.bytes);
     for (const PairPart& part : pair.parts) f[largest_part] = std::max<std::uint64_t>(f[largest_part], part.bytes);
   }
@@ -184,7 +190,10 @@ std::string reason_against(const PlanState& p, const std::vector<std::uint64_t>&
   if (2 * static_cast<long>(p.channels) - 1 > tag_limit(p))
     return "its " + std::to_string(p.channels) + " channels would need tags above the tag limit";
   if (f[mode] == static_cast<std::uint64_t>(Aggregation::node)) return "";
-  if (!f[several_parts]) return "no pair of nodes carries more than one message (auto)";
+  if (f[shared_memory_mpi])
+    return "the nodes are emulated on one machine, where MPI moves each message through shared memory (auto)";
+  if (f[most_parts] < aggregate_automatic_parts)
+    return "no pair of nodes carries " + std::to_string(aggregate_automatic_parts) + " messages or more (auto)";
   if (f[largest_part] > aggregate_automatic_bytes)
     return "a message of " + std::to_string(f[largest_part]) + " bytes is above the " +
            std::to_string(aggregate_automatic_bytes) + " bytes auto combines";
@@ -226,8 +235,8 @@ void choose_aggregation(PlanState& p, const std::string& context) {
   p.aggregation_reason = "one message per pair of nodes and channel (" + mode_source(p) +
                          (f[mode] == static_cast<std::uint64_t>(Aggregation::node)
                               ? ")"
-                              : ": every message between nodes is at most " +
-                                    std::to_string(aggregate_automatic_bytes) + " bytes)");
+                              : ": a pair of nodes carries " + std::to_string(f[most_parts]) +
+                                    " messages, none above " + std::to_string(aggregate_automatic_bytes) + " bytes)");
 }
 
 namespace {

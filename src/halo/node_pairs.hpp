@@ -22,7 +22,10 @@ namespace ghostwire::detail {
 
 struct PlanState;
 
-// Messages between nodes at most this large are combined by Aggregation::automatic.
+// Aggregation::automatic combines a plan's messages between nodes when its nodes are on different
+// machines, some pair of nodes carries at least this many messages and none is larger than this
+// (docs/BENCHMARKS.md, "One message per pair of nodes": where it was measured to win).
+inline constexpr std::size_t aggregate_automatic_parts = 4;
 inline constexpr std::size_t aggregate_automatic_bytes = 8192;
 
 struct PairPart {
@@ -84,9 +87,17 @@ void choose_aggregation(PlanState& p, const std::string& context);
 // Commit, after the slots are built: this rank's hosted pairs get their requests, its counters
 // their zeros; every wait of the process serves them from then on.
 void start_node_pairs(PlanState& p);
-// The hosts' work: send the messages whose parts are all packed, note completed sends, take
-// arrived messages and repost receives whose halves are free. Any thread; one at a time.
-void progress_node_pairs(PlanState& p);
+// The hosts' work, all of it or some: send the messages whose parts are all packed, note completed
+// sends, post receives again into halves every part has copied out of, take arrived messages.
+// Any thread; one at a time.
+enum PairWork : unsigned {
+  pair_sends = 1,
+  pair_completions = 2,
+  pair_reposts = 4,
+  pair_arrivals = 8,
+  pair_all = 15,
+};
+void progress_node_pairs(PlanState& p, unsigned work = pair_all);
 // Collective, as the plan goes: every hosted send delivered, then the requests freed.
 void drain_node_pairs(PlanState& p);
 

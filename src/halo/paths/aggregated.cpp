@@ -66,6 +66,7 @@ void AggregatedSend::post(PlanState& p, SendSlot& slot, Post) {
   wait_until(
       *p.w,
       [&] {
+        if (half_free_for(load(&counters->completed[parity].value), next)) return true;
         progress_node_pairs(p);
         return half_free_for(load(&counters->completed[parity].value), next);
       },
@@ -74,19 +75,22 @@ void AggregatedSend::post(PlanState& p, SendSlot& slot, Post) {
   pack_into[parity].run();
   count_one(counters->filled[parity]);
   slot.sequence = next;
-  if (host) progress_node_pairs(p);  // the last part packed sends it at once
+  if (host) progress_node_pairs(p, pair_sends);  // sent at once if every part is packed
 }
 
 bool AggregatedSend::acknowledged(PlanState& p, SendSlot& slot) {
-  if (slot.sequence == 0) return true;
-  progress_node_pairs(p);
-  return load(&counters->completed[parity_of(slot.sequence)].value) == slot.sequence;
+  const PairLine& completed = counters->completed[parity_of(slot.sequence)];
+  if (slot.sequence == 0 || load(&completed.value) == slot.sequence) return true;
+  progress_node_pairs(p, pair_sends | pair_completions);
+  return load(&completed.value) == slot.sequence;
 }
 
 bool AggregatedSend::ready_for_next(PlanState& p, SendSlot& slot) {
   const std::uint32_t next = next_sequence(slot.sequence);
-  progress_node_pairs(p);
-  return half_free_for(load(&counters->completed[parity_of(next)].value), next);
+  const PairLine& completed = counters->completed[parity_of(next)];
+  if (half_free_for(load(&completed.value), next)) return true;
+  progress_node_pairs(p, pair_sends | pair_completions);
+  return half_free_for(load(&completed.value), next);
 }
 
 bool AggregatedSend::exchange_done(PlanState& p, SendSlot& slot) { return !host || acknowledged(p, slot); }
@@ -118,17 +122,22 @@ AggregatedReceive AggregatedReceive::build(const SlotBuild& b) {
   return path;
 }
 
-void AggregatedReceive::hand_over(PlanState& p, ReceiveSlot&) { progress_node_pairs(p); }
+void AggregatedReceive::hand_over(PlanState& p, ReceiveSlot&) {
+  if (host) progress_node_pairs(p, pair_reposts);
+}
 
 bool AggregatedReceive::try_receive(PlanState& p, ReceiveSlot& slot, Receipt) {
-  progress_node_pairs(p);
   const std::uint32_t expected = next_sequence(slot.sequence);
   const int parity = parity_of(expected);
-  if (load(&counters->arrived[parity].value) != expected) return false;
+  if (load(&counters->arrived[parity].value) != expected) {
+    // Not completions: they are tested when a half or an acknowledgement is waited for.
+    progress_node_pairs(p, pair_sends | pair_reposts | pair_arrivals);
+    if (load(&counters->arrived[parity].value) != expected) return false;
+  }
   unpack[parity].run();
   count_one(counters->consumed[parity]);  // the host posts the half's receive again after the last part
   slot.sequence = slot.consumed = expected;
-  if (host) progress_node_pairs(p);
+  if (host) progress_node_pairs(p, pair_reposts);
   return true;
 }
 
