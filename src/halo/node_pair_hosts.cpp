@@ -2,6 +2,7 @@
 // The hosts' work for combined messages between nodes (node_pairs.hpp). ghostwire has no progress
 // thread: a host does this work in every call of the plan and every wait of the process
 // (WorldState::owed_work), so a pair's message moves while its host is inside ghostwire.
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -106,7 +107,12 @@ void serve(PlanState& p, HostedPair& hosted, unsigned work) {
 
 }  // namespace
 
-void progress_node_pairs(PlanState& p, unsigned work) {
+namespace {
+
+// Runs `serve_some` with the pairs to itself, if this thread may: one thread at a time, and only
+// where it may enter MPI (the one that may serves them).
+template <class Serve>
+void with_hosts(PlanState& p, Serve&& serve_some) {
   if (!p.pairs || p.pairs->hosted.empty()) return;
   NodePairs& np = *p.pairs;
   if (np.busy.exchange(true, std::memory_order_acquire)) return;  // another thread serves them
@@ -115,8 +121,22 @@ void progress_node_pairs(PlanState& p, unsigned work) {
     ~Unlock() { busy.store(false, std::memory_order_release); }
   } unlock{np.busy};
   const ProgressTurn turn(*p.w);
-  if (!turn) return;  // this thread may not enter MPI now; the one that may serves them
-  for (HostedPair& hosted : np.hosted) serve(p, hosted, work);
+  if (turn) serve_some(np);
+}
+
+}  // namespace
+
+void progress_node_pairs(PlanState& p, unsigned work, std::size_t limit) {
+  with_hosts(p, [&](NodePairs& np) {
+    const std::size_t count = np.hosted.size(), turns = std::min(limit, count);
+    for (std::size_t k = 0; k < turns; ++k) serve(p, np.hosted[(np.next_served + k) % count], work);
+    np.next_served = (np.next_served + turns) % count;
+  });
+}
+
+void progress_node_pair(PlanState& p, std::size_t pair, unsigned work) {
+  if (!p.pairs || p.pairs->hosted_of[pair] < 0) return;
+  with_hosts(p, [&](NodePairs& np) { serve(p, np.hosted[static_cast<std::size_t>(np.hosted_of[pair])], work); });
 }
 
 namespace {
@@ -163,6 +183,7 @@ void drain_node_pairs(PlanState& p) {
       MPI_Request_free(&hosted.request[parity]);
     }
   MPI_Comm_free(&np.comm);
+  return_persistent_requests(np.reserved_requests);
 }
 
 }  // namespace ghostwire::detail

@@ -22,17 +22,24 @@
 namespace ghostwire::detail {
 
 const PairPart& NodePair::part(int source, int destination) const {
-  for (const PairPart& part : parts)
-    if (part.source == source && part.destination == destination) return part;
+  const auto found = std::lower_bound(parts.begin(), parts.end(), std::make_pair(source, destination),
+                                      [](const PairPart& part, const std::pair<int, int>& key) {
+                                        return std::make_pair(part.source, part.destination) < key;
+                                      });
+  if (found != parts.end() && found->source == source && found->destination == destination) return *found;
   raise(Errc::internal, "no part from rank " + std::to_string(source) + " to rank " + std::to_string(destination) +
                             " in the combined message on channel " + std::to_string(channel));
 }
 
+namespace {
+std::uint64_t pair_key(bool outgoing, int other_node, std::size_t channel) {
+  return (static_cast<std::uint64_t>(outgoing) << 63) | (static_cast<std::uint64_t>(other_node) << 32) | channel;
+}
+}  // namespace
+
 std::int32_t NodePairs::find(bool outgoing, int other_node, std::size_t channel) const {
-  for (std::size_t i = 0; i < pairs.size(); ++i)
-    if (pairs[i].outgoing == outgoing && pairs[i].other_node == other_node && pairs[i].channel == channel)
-      return static_cast<std::int32_t>(i);
-  return -1;
+  const auto found = by_key.find(pair_key(outgoing, other_node, channel));
+  return found == by_key.end() ? -1 : found->second;
 }
 
 PairCounters& pair_counters(PlanState& p, const NodePair& pair) {
@@ -145,11 +152,13 @@ std::size_t place_in_hosts(std::vector<NodePair>& pairs, int me) {
 // message and combined message, and what rules combining out.
 enum Fact {
   mode, mode_complement, any_inter, most_parts, largest_part, largest_pair, partitioned, by_reply, shared_memory_mpi,
-  facts
+  short_of_requests, facts
 };
 
-std::vector<std::uint64_t> reduce_facts(PlanState& p, const std::vector<NodePair>& pairs, const std::string& context) {
+std::vector<std::uint64_t> reduce_facts(PlanState& p, const std::vector<NodePair>& pairs, bool short_of_requests_here,
+                                        const std::string& context) {
   std::vector<std::uint64_t> f(facts, 0);
+  f[short_of_requests] = short_of_requests_here;
   f[mode] = static_cast<std::uint64_t>(p.aggregation);
   f[mode_complement] = 2 - f[mode];
   f[partitioned] = p.partition_base.empty() ? 0 : 1;
@@ -185,6 +194,7 @@ std::string reason_against(const PlanState& p, const std::vector<std::uint64_t>&
   if (p.inter_node_path != SlotPath::two_sided) return "it needs the two-sided transport, and messages travel by " + p.inter_node_reason;
   if (f[partitioned]) return "partitioned messages travel as partitions";
   if (f[by_reply]) return "acknowledge_by_reply() plans run slot by slot";
+  if (f[short_of_requests]) return "its hosts would need more persistent requests than the process's budget leaves";
   if (f[largest_pair] > static_cast<std::uint64_t>(INT_MAX) - sizeof(MessageTrailer))
     return "a combined message of " + std::to_string(f[largest_pair]) + " bytes would exceed what one MPI message carries";
   if (2 * static_cast<long>(p.channels) - 1 > tag_limit(p))
@@ -211,18 +221,29 @@ std::string mode_source(const PlanState& p) {
 
 void choose_aggregation(PlanState& p, const std::string& context) {
   std::vector<NodePair> pairs = make_pairs(p, node_records(p, context));
-  const std::vector<std::uint64_t> f = reduce_facts(p, pairs, context);
-  if (f[mode] + f[mode_complement] != 2)
+  // Two persistent requests per pair this rank hosts, from the budget the two-sided path uses.
+  std::size_t requests = 0;
+  for (const NodePair& pair : pairs) requests += pair.my_host() == p.w->rank ? 2 : 0;
+  const bool reserved = requests == 0 || reserve_persistent_requests(requests);
+  const std::vector<std::uint64_t> f = reduce_facts(p, pairs, !reserved, context);
+  const std::string against = reason_against(p, f);
+  const bool disagree = f[mode] + f[mode_complement] != 2;
+  if (reserved && (disagree || !against.empty())) return_persistent_requests(requests);
+  if (disagree)
     throw_if_any(*p.w, p.comm, {"ranks disagree on whether to combine messages between nodes (Plan::aggregate or "
                                 "GHOSTWIRE_AGGREGATE must be the same on every rank)"},
                  Errc::mismatch, context);
-  const std::string against = reason_against(p, f);
   if (!against.empty()) {
     p.aggregation_reason = "each its own message (" + mode_source(p) + "): " + against;
     return;
   }
   auto node_pairs = std::make_unique<NodePairs>();
   node_pairs->pairs = std::move(pairs);
+  node_pairs->reserved_requests = requests;
+  for (std::size_t i = 0; i < node_pairs->pairs.size(); ++i) {
+    const NodePair& pair = node_pairs->pairs[i];
+    node_pairs->by_key[pair_key(pair.outgoing, pair.other_node, pair.channel)] = static_cast<std::int32_t>(i);
+  }
   node_pairs->hosted_bytes = place_in_hosts(node_pairs->pairs, p.w->rank);
   for (const NodePair& pair : node_pairs->pairs)
     if (pair.outgoing && pair.sending_host == p.w->rank) {
@@ -241,7 +262,9 @@ void choose_aggregation(PlanState& p, const std::string& context) {
 
 namespace {
 
-void serve_node_pairs(void* plan) { progress_node_pairs(*static_cast<PlanState*>(plan)); }
+// A wait of the world serves a bounded share of the pairs each time, in turns: a plan of many
+// channels hosts many pairs, and a wait on something else should not test them all each poll.
+void serve_node_pairs(void* plan) { progress_node_pairs(*static_cast<PlanState*>(plan), pair_all, 64); }
 
 void start_hosted(PlanState& p, HostedPair& hosted) {
   NodePairs& np = *p.pairs;
@@ -269,8 +292,12 @@ void start_hosted(PlanState& p, HostedPair& hosted) {
 void start_node_pairs(PlanState& p) {
   if (!p.pairs) return;
   NodePairs& np = *p.pairs;
+  np.hosted_of.assign(np.pairs.size(), -1);
   for (std::size_t i = 0; i < np.pairs.size(); ++i)
-    if (np.pairs[i].my_host() == p.w->rank) np.hosted.push_back(HostedPair{i});
+    if (np.pairs[i].my_host() == p.w->rank) {
+      np.hosted_of[i] = static_cast<std::int32_t>(np.hosted.size());
+      np.hosted.push_back(HostedPair{i});
+    }
   for (HostedPair& hosted : np.hosted) start_hosted(p, hosted);
   if (!np.hosted.empty()) p.w->owed_work.push_back({&serve_node_pairs, &p});
 }

@@ -15,7 +15,9 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ghostwire::detail {
@@ -70,9 +72,13 @@ struct HostedPair {
 
 struct NodePairs {
   std::vector<NodePair> pairs;  // this node's, outgoing and incoming, in one order on every node rank
+  std::unordered_map<std::uint64_t, std::int32_t> by_key;  // (direction, other node, channel) -> pair
   std::size_t hosted_bytes = 0;  // the front of my plan segment part they take
   MPI_Comm comm = MPI_COMM_NULL;  // the combined messages' own (tag: 2 x channel + parity)
   std::vector<HostedPair> hosted;
+  std::vector<std::int32_t> hosted_of;  // by pair: its index in `hosted`, -1 if another rank hosts it
+  std::size_t next_served = 0;          // where the next round of the world's waits starts
+  std::size_t reserved_requests = 0;    // persistent requests taken from the process's budget
   std::atomic<bool> busy{false};  // one thread serves the hosted pairs at a time
   std::uint64_t hosted_messages = 0, hosted_message_bytes = 0;  // what this rank sends per exchange
 
@@ -97,7 +103,10 @@ enum PairWork : unsigned {
   pair_arrivals = 8,
   pair_all = 15,
 };
-void progress_node_pairs(PlanState& p, unsigned work = pair_all);
+// Every hosted pair (at most `limit` of them, in turns, from the world's waits), or one pair
+// (nothing if another rank hosts it).
+void progress_node_pairs(PlanState& p, unsigned work = pair_all, std::size_t limit = SIZE_MAX);
+void progress_node_pair(PlanState& p, std::size_t pair, unsigned work);
 // Collective, as the plan goes: every hosted send delivered, then the requests freed.
 void drain_node_pairs(PlanState& p);
 

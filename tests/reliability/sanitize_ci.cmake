@@ -7,7 +7,7 @@
 # two 65,536-slot plan tests (83 s and 54 s under ASan), the staggered-grid cases (40 s) and the
 # topology mapping tests (2 minutes, and their "10,000 ranks under a second" timing cannot hold under
 # ASan).
-set(sanitize_ci_targets runtime_tests c_api_test halo_tests plan_c_test plan_stress dist_tests grid_c_test
+set(sanitize_ci_targets runtime_tests c_api_test halo_tests plan_c_test plan_aggregate_test plan_stress dist_tests grid_c_test
     dist_pattern_tests job_checksum soak sanitizer_probe)
 add_custom_target(sanitize-ci)
 add_dependencies(sanitize-ci ${sanitize_ci_targets})
@@ -23,6 +23,8 @@ set(sanitize_ci_tests
     "halo.emulated.2|emulated|2|1||$<TARGET_FILE:halo_tests>|--gtest_filter=-${slow_plan_tests}"
     "halo.multihost.2|multihost|2|0||$<TARGET_FILE:halo_tests>|--gtest_filter=-${slow_plan_tests}"
     "halo_c.intra.2|intra|2|0||$<TARGET_FILE:plan_c_test>"
+    "halo_aggregate.intra.3|intra|3|0||$<TARGET_FILE:plan_aggregate_test>"
+    "halo_stress.emulated.aggregated.2|emulated|2|1|GHOSTWIRE_AGGREGATE=node|$<TARGET_FILE:plan_stress>|--rounds|200|--dimensions|2"
     "halo_stress.intra.2|intra|2|0||$<TARGET_FILE:plan_stress>|--rounds|1000|--dimensions|3"
     "halo_stress.pushed.2|intra|2|0|GHOSTWIRE_INTRA_PATH=pushed|$<TARGET_FILE:plan_stress>|--rounds|1000|--dimensions|2|--all-shared|1"
     "halo_stress.emulated.rma.2|emulated|2|1|GHOSTWIRE_TRANSPORT=rma|$<TARGET_FILE:plan_stress>|--rounds|200|--dimensions|2"

@@ -67,7 +67,7 @@ void AggregatedSend::post(PlanState& p, SendSlot& slot, Post) {
       *p.w,
       [&] {
         if (half_free_for(load(&counters->completed[parity].value), next)) return true;
-        progress_node_pairs(p);
+        progress_node_pair(p, pair, pair_sends | pair_completions);
         return half_free_for(load(&counters->completed[parity].value), next);
       },
       [&] { return "half " + std::to_string(parity) + " for message " + std::to_string(next) + ": " + describe_wait(p, slot); },
@@ -75,13 +75,13 @@ void AggregatedSend::post(PlanState& p, SendSlot& slot, Post) {
   pack_into[parity].run();
   count_one(counters->filled[parity]);
   slot.sequence = next;
-  if (host) progress_node_pairs(p, pair_sends);  // sent at once if every part is packed
+  if (host) progress_node_pair(p, pair, pair_sends);  // sent at once if every part is packed
 }
 
 bool AggregatedSend::acknowledged(PlanState& p, SendSlot& slot) {
   const PairLine& completed = counters->completed[parity_of(slot.sequence)];
   if (slot.sequence == 0 || load(&completed.value) == slot.sequence) return true;
-  progress_node_pairs(p, pair_sends | pair_completions);
+  progress_node_pair(p, pair, pair_sends | pair_completions);
   return load(&completed.value) == slot.sequence;
 }
 
@@ -89,7 +89,7 @@ bool AggregatedSend::ready_for_next(PlanState& p, SendSlot& slot) {
   const std::uint32_t next = next_sequence(slot.sequence);
   const PairLine& completed = counters->completed[parity_of(next)];
   if (half_free_for(load(&completed.value), next)) return true;
-  progress_node_pairs(p, pair_sends | pair_completions);
+  progress_node_pair(p, pair, pair_sends | pair_completions);
   return half_free_for(load(&completed.value), next);
 }
 
@@ -123,7 +123,7 @@ AggregatedReceive AggregatedReceive::build(const SlotBuild& b) {
 }
 
 void AggregatedReceive::hand_over(PlanState& p, ReceiveSlot&) {
-  if (host) progress_node_pairs(p, pair_reposts);
+  if (host) progress_node_pair(p, pair, pair_reposts);
 }
 
 bool AggregatedReceive::try_receive(PlanState& p, ReceiveSlot& slot, Receipt) {
@@ -131,13 +131,16 @@ bool AggregatedReceive::try_receive(PlanState& p, ReceiveSlot& slot, Receipt) {
   const int parity = parity_of(expected);
   if (load(&counters->arrived[parity].value) != expected) {
     // Not completions: they are tested when a half or an acknowledgement is waited for.
-    progress_node_pairs(p, pair_sends | pair_reposts | pair_arrivals);
+    // This pair, then a few of the others in turns: the pairs this rank sends for may be waited
+    // for by the ranks it waits for (test_finish() loops without any wait of the world).
+    progress_node_pair(p, pair, pair_reposts | pair_arrivals);
+    progress_node_pairs(p, pair_sends | pair_reposts | pair_arrivals, 4);
     if (load(&counters->arrived[parity].value) != expected) return false;
   }
   unpack[parity].run();
   count_one(counters->consumed[parity]);  // the host posts the half's receive again after the last part
   slot.sequence = slot.consumed = expected;
-  if (host) progress_node_pairs(p, pair_reposts);
+  if (host) progress_node_pair(p, pair, pair_reposts);
   return true;
 }
 
