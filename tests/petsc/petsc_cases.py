@@ -208,25 +208,33 @@ def ghostwire_args(args, library, transfer=None):
     return shlex.split(SF_TYPE_OPTION.sub("", args)) + ["-dll_append", library, "-sf_type", "ghostwire"] + extra
 
 
+def expected_output(entry, source):
+    output = entry.get("output_file") or f"output/{entry['example']}_{entry.get('suffix') or '1'}.out"
+    return os.path.join(os.path.dirname(os.path.abspath(source)), output)
+
+
+def skip_reason(entry, source, petscconf):
+    """Why this PETSc cannot run the case, or None."""
+    if entry.get("TODO"):
+        return f"PETSc marks it TODO: {entry['TODO']}"
+    missing = unmet_requirements(entry, petscconf)
+    if missing:
+        return f"this PETSc lacks {' '.join(missing)}"
+    if not os.path.exists(expected_output(entry, source)):
+        return f"no expected output {expected_output(entry, source)}"
+    return None
+
+
 def run_case(opts):
     named = dict(cases(opts.source))
     if opts.case not in named:
         raise SystemExit(f"petsc_cases: {opts.source} has no case {opts.case} (list: {', '.join(named)})")
     entry = named[opts.case]
-    if entry.get("TODO"):
-        print(f"SKIP {opts.case}: PETSc marks it TODO: {entry['TODO']}")
+    reason = skip_reason(entry, opts.source, opts.petscconf)
+    if reason:
+        print(f"SKIP {opts.case}: {reason}")
         return SKIP
-    missing = unmet_requirements(entry, opts.petscconf)
-    if missing:
-        print(f"SKIP {opts.case}: this PETSc lacks {' '.join(missing)}")
-        return SKIP
-    source_dir = os.path.dirname(os.path.abspath(opts.source))
-    suffix = entry.get("suffix")
-    output = entry.get("output_file") or f"output/{entry['example']}_{suffix or '1'}.out"
-    expected_path = os.path.join(source_dir, output)
-    if not os.path.exists(expected_path):
-        print(f"SKIP {opts.case}: no expected output {expected_path}")
-        return SKIP
+    expected_path = expected_output(entry, opts.source)
     expected = shell_filter(open(expected_path).read(), entry.get("filter_output"))
     ranks = int(entry["nsize"])
     entry["args"] = with_petsc_dir(entry["args"], opts.source)
@@ -309,9 +317,10 @@ def main():
     parser.add_argument("--rpn", type=int, default=0, help="scripts/launch --rpn: ranks per (emulated) node")
     parser.add_argument("--transfer", choices=["segment", "cma"], help="-sf_ghostwire_transfer for ghostwire's runs")
     opts = parser.parse_args()
-    if opts.mode == "list":
+    if opts.mode == "list":  # with --petscconf, why a case cannot run here (decided once, at configure)
         for name, entry in cases(opts.source):
-            print(f"{name} {entry['nsize']}")
+            reason = skip_reason(entry, opts.source, opts.petscconf) if opts.petscconf else None
+            print(f"{name} {entry['nsize']}" + (f" SKIP {reason}" if reason else ""))
         return 0
     if not (opts.exe and os.access(opts.exe, os.X_OK)):
         raise SystemExit(f"petsc_cases: no executable example at {opts.exe!r} (--exe)")
