@@ -18,12 +18,6 @@
 namespace ghostwire::detail {
 namespace {
 
-bool complete(MPI_Request& request) {
-  int done = 0;
-  check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
-  return done != 0;
-}
-
 // Every MPI call may poll the network (a system call over TCP), so each step below calls MPI only
 // when it has something to do: start a send whose parts are all packed, test a send only when its
 // completion is asked for, test a receive only when its message is.
@@ -35,7 +29,7 @@ bool start_send(PlanState& p, HostedPair& hosted, PairCounters& counters) {
   const int parity = parity_of(next);
   if (load(&counters.filled[parity].value) != pair.parts.size()) return false;
   if (hosted.active[parity]) {  // the message before last, from the same half: its parts waited for it
-    if (!complete(hosted.request[parity])) return false;
+    if (!request_complete(hosted.request[parity])) return false;
     hosted.active[parity] = false;
     store(&counters.completed[parity].value, hosted.in_flight[parity]);
   }
@@ -53,7 +47,7 @@ bool start_send(PlanState& p, HostedPair& hosted, PairCounters& counters) {
 // Completed sends free their halves for the message after next.
 void complete_sends(HostedPair& hosted, PairCounters& counters) {
   for (int parity = 0; parity < 2; ++parity)
-    if (hosted.active[parity] && complete(hosted.request[parity])) {
+    if (hosted.active[parity] && request_complete(hosted.request[parity])) {
       hosted.active[parity] = false;
       store(&counters.completed[parity].value, hosted.in_flight[parity]);
     }
@@ -76,7 +70,7 @@ bool take_arrival(PlanState& p, HostedPair& hosted, PairCounters& counters) {
   const NodePair& pair = p.pairs->pairs[hosted.pair];
   const std::uint32_t expected = next_sequence(hosted.last);
   const int parity = parity_of(expected);
-  if (!hosted.active[parity] || !complete(hosted.request[parity])) return false;
+  if (!hosted.active[parity] || !request_complete(hosted.request[parity])) return false;
   MessageTrailer trailer;
   std::memcpy(&trailer, pair_half(p, pair, parity) + pair.bytes, sizeof trailer);
   if (trailer.sequence != expected)
@@ -105,10 +99,6 @@ void serve(PlanState& p, HostedPair& hosted, unsigned work) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // Runs `serve_some` with the pairs to itself, if this thread may: one thread at a time, and only
 // where it may enter MPI (the one that may serves them).
 template <class Serve>
@@ -128,6 +118,7 @@ void with_hosts(PlanState& p, Serve&& serve_some) {
 
 void progress_node_pairs(PlanState& p, unsigned work, std::size_t limit) {
   with_hosts(p, [&](NodePairs& np) {
+    if ((work & pair_arrivals_at_times) && (++np.calls & 15) == 0) work |= pair_arrivals;
     const std::size_t count = np.hosted.size(), turns = std::min(limit, count);
     for (std::size_t k = 0; k < turns; ++k) serve(p, np.hosted[(np.next_served + k) % count], work);
     np.next_served = (np.next_served + turns) % count;
@@ -139,25 +130,6 @@ void progress_node_pair(PlanState& p, std::size_t pair, unsigned work) {
   with_hosts(p, [&](NodePairs& np) { serve(p, np.hosted[static_cast<std::size_t>(np.hosted_of[pair])], work); });
 }
 
-namespace {
-
-// Messages nobody receives any more (a half not posted again as the plan goes): taken and dropped,
-// so that their sends complete.
-void drop_unreceived(MPI_Comm comm) {
-  for (;;) {
-    int found = 0, count = 0;
-    MPI_Message message;
-    MPI_Status status;
-    check_mpi(MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &found, &message, &status), "MPI_Improbe");
-    if (!found) return;
-    check_mpi(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
-    std::vector<std::byte> dropped(static_cast<std::size_t>(count > 0 ? count : 1));
-    check_mpi(MPI_Mrecv(dropped.data(), count, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
-  }
-}
-
-}  // namespace
-
 void drain_node_pairs(PlanState& p) {
   if (!p.pairs) return;
   NodePairs& np = *p.pairs;
@@ -165,13 +137,17 @@ void drain_node_pairs(PlanState& p) {
     if (!np.pairs[hosted.pair].outgoing) continue;
     for (int parity = 0; parity < 2; ++parity)
       wait_until(
-          *p.w, [&] { drop_unreceived(np.comm); return !hosted.active[parity] || complete(hosted.request[parity]); },
+          *p.w,
+          [&] {
+            drop_unreceived_messages(np.comm);
+            return !hosted.active[parity] || request_complete(hosted.request[parity]);
+          },
           [&] { return "the delivery of a combined message of plan " + std::to_string(p.id) + " while destroying it"; });
   }
   MPI_Request barrier;
   check_mpi(MPI_Ibarrier(np.comm, &barrier), "MPI_Ibarrier");
   wait_until(
-      *p.w, [&] { drop_unreceived(np.comm); return complete(barrier); },
+      *p.w, [&] { drop_unreceived_messages(np.comm); return request_complete(barrier); },
       [&] { return "all ranks to destroy plan " + std::to_string(p.id) + " (combined messages)"; });
   for (HostedPair& hosted : np.hosted)
     for (int parity = 0; parity < 2; ++parity) {

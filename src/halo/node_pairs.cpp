@@ -12,7 +12,6 @@
 #include "halo/collective.hpp"
 #include "halo/commit/slot_pieces.hpp"
 #include "halo/path_choice.hpp"
-#include "halo/paths/pushed.hpp"
 #include "halo/paths/two_sided.hpp"
 #include "halo/plan_state.hpp"
 #include "runtime/mpi_check.hpp"
@@ -32,26 +31,10 @@ const PairPart& NodePair::part(int source, int destination) const {
 }
 
 namespace {
+
 std::uint64_t pair_key(bool outgoing, int other_node, std::size_t channel) {
   return (static_cast<std::uint64_t>(outgoing) << 63) | (static_cast<std::uint64_t>(other_node) << 32) | channel;
 }
-}  // namespace
-
-std::int32_t NodePairs::find(bool outgoing, int other_node, std::size_t channel) const {
-  const auto found = by_key.find(pair_key(outgoing, other_node, channel));
-  return found == by_key.end() ? -1 : found->second;
-}
-
-PairCounters& pair_counters(PlanState& p, const NodePair& pair) {
-  return *reinterpret_cast<PairCounters*>(p.segment->peer_data(pair.my_host()) + pair.host_offset);
-}
-
-std::byte* pair_half(PlanState& p, const NodePair& pair, int parity) {
-  return p.segment->peer_data(pair.my_host()) + pair.host_offset + sizeof(PairCounters) +
-         static_cast<std::size_t>(parity) * pair.half_bytes;
-}
-
-namespace {
 
 constexpr std::size_t line = 64;
 constexpr std::size_t fields = 5;  // a record: outgoing, source, destination, channel, bytes
@@ -147,20 +130,18 @@ std::size_t place_in_hosts(std::vector<NodePair>& pairs, int me) {
   return round_up(used[me], line);
 }
 
-// What decides, reduced over all ranks (MPI_MAX): the mode (and its complement, to see a
-// mismatch), whether anything crosses nodes, whether some pair has several parts, the largest
-// message and combined message, and what rules combining out.
+// What decides, reduced over all ranks (MPI_MAX) once the ranks agree to consider combining:
+// whether anything crosses nodes, whether some pair has several parts, the largest message and
+// combined message, and what rules combining out.
 enum Fact {
-  mode, mode_complement, any_inter, most_parts, largest_part, largest_pair, partitioned, by_reply, shared_memory_mpi,
-  short_of_requests, facts
+  any_inter, most_parts, largest_part, largest_pair, partitioned, by_reply, shared_memory_mpi, short_of_requests,
+  facts
 };
 
 std::vector<std::uint64_t> reduce_facts(PlanState& p, const std::vector<NodePair>& pairs, bool short_of_requests_here,
                                         const std::string& context) {
   std::vector<std::uint64_t> f(facts, 0);
   f[short_of_requests] = short_of_requests_here;
-  f[mode] = static_cast<std::uint64_t>(p.aggregation);
-  f[mode_complement] = 2 - f[mode];
   f[partitioned] = p.partition_base.empty() ? 0 : 1;
   f[by_reply] = p.acknowledge_by_reply ? 1 : 0;
   int machine_size = 0;  // ranks that really share memory with this one: all of them when nodes are emulated
@@ -178,18 +159,28 @@ std::vector<std::uint64_t> reduce_facts(PlanState& p, const std::vector<NodePair
   return f;
 }
 
-long tag_limit(const PlanState& p) {
-  int* tag_ub = nullptr;
-  int found = 0;
-  check_mpi(MPI_Comm_get_attr(p.comm, MPI_TAG_UB, &tag_ub, &found), "MPI_Comm_get_attr");
-  long limit = found && tag_ub ? *tag_ub : 32767;
-  if (p.w->settings.message_tag_limit > 0) limit = std::min(limit, p.w->settings.message_tag_limit);
-  return limit;
+// Before anything is gathered, one reduction: every rank's mode (with its complement, to see a
+// mismatch) and whether any slot crosses nodes. Throws Errc::mismatch on every rank if the modes
+// differ; otherwise the reason not to combine that needs no more ("" if none).
+std::string agree_on_mode(PlanState& p, const std::string& context) {
+  bool inter = false;
+  for (std::size_t s = 0; s < p.send_pieces.size() && !inter; ++s) inter = slot_between_nodes(p, s);
+  std::uint64_t f[3] = {static_cast<std::uint64_t>(p.aggregation), 2 - static_cast<std::uint64_t>(p.aggregation),
+                        inter ? 1U : 0U};
+  MPI_Request request;
+  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, f, 3, MPI_UINT64_T, MPI_MAX, p.comm, &request), "MPI_Iallreduce");
+  wait_request(*p.w, request, context + ": whether to combine messages between nodes");
+  if (f[0] + f[1] != 2)
+    throw_if_any(*p.w, p.comm, {"ranks disagree on whether to combine messages between nodes (Plan::aggregate or "
+                                "GHOSTWIRE_AGGREGATE must be the same on every rank)"},
+                 Errc::mismatch, context);
+  if (p.aggregation == Aggregation::off) return "off";
+  if (!f[2]) return "no message travels between nodes";
+  return "";
 }
 
 // Why the plan does not combine, or "" if it does.
 std::string reason_against(const PlanState& p, const std::vector<std::uint64_t>& f) {
-  if (f[mode] == static_cast<std::uint64_t>(Aggregation::off)) return "off";
   if (!f[any_inter]) return "no message travels between nodes";
   if (p.inter_node_path != SlotPath::two_sided) return "it needs the two-sided transport, and messages travel by " + p.inter_node_reason;
   if (f[partitioned]) return "partitioned messages travel as partitions";
@@ -197,9 +188,10 @@ std::string reason_against(const PlanState& p, const std::vector<std::uint64_t>&
   if (f[short_of_requests]) return "its hosts would need more persistent requests than the process's budget leaves";
   if (f[largest_pair] > static_cast<std::uint64_t>(INT_MAX) - sizeof(MessageTrailer))
     return "a combined message of " + std::to_string(f[largest_pair]) + " bytes would exceed what one MPI message carries";
-  if (2 * static_cast<long>(p.channels) - 1 > tag_limit(p))
-    return "its " + std::to_string(p.channels) + " channels would need tags above the tag limit";
-  if (f[mode] == static_cast<std::uint64_t>(Aggregation::node)) return "";
+  if (const TagLimit limit = message_tag_limit(p); 2 * static_cast<long>(p.channels) - 1 > limit.value)
+    return "its " + std::to_string(p.channels) + " channels would need tags up to " +
+           std::to_string(2 * static_cast<long>(p.channels) - 1) + ", above " + limit.name;
+  if (p.aggregation == Aggregation::node) return "";
   if (f[shared_memory_mpi])
     return "the nodes are emulated on one machine, where MPI moves each message through shared memory (auto)";
   if (f[most_parts] < aggregate_automatic_parts)
@@ -219,7 +211,25 @@ std::string mode_source(const PlanState& p) {
 
 }  // namespace
 
+std::int32_t NodePairs::find(bool outgoing, int other_node, std::size_t channel) const {
+  const auto found = by_key.find(pair_key(outgoing, other_node, channel));
+  return found == by_key.end() ? -1 : found->second;
+}
+
+PairCounters& pair_counters(PlanState& p, const NodePair& pair) {
+  return *reinterpret_cast<PairCounters*>(p.segment->peer_data(pair.my_host()) + pair.host_offset);
+}
+
+std::byte* pair_half(PlanState& p, const NodePair& pair, int parity) {
+  return p.segment->peer_data(pair.my_host()) + pair.host_offset + sizeof(PairCounters) +
+         static_cast<std::size_t>(parity) * pair.half_bytes;
+}
+
 void choose_aggregation(PlanState& p, const std::string& context) {
+  if (const std::string against = agree_on_mode(p, context); !against.empty()) {
+    p.aggregation_reason = "each its own message (" + mode_source(p) + "): " + against;
+    return;
+  }
   std::vector<NodePair> pairs = make_pairs(p, node_records(p, context));
   // Two persistent requests per pair this rank hosts, from the budget the two-sided path uses.
   std::size_t requests = 0;
@@ -227,13 +237,8 @@ void choose_aggregation(PlanState& p, const std::string& context) {
   const bool reserved = requests == 0 || reserve_persistent_requests(requests);
   const std::vector<std::uint64_t> f = reduce_facts(p, pairs, !reserved, context);
   const std::string against = reason_against(p, f);
-  const bool disagree = f[mode] + f[mode_complement] != 2;
-  if (reserved && (disagree || !against.empty())) return_persistent_requests(requests);
-  if (disagree)
-    throw_if_any(*p.w, p.comm, {"ranks disagree on whether to combine messages between nodes (Plan::aggregate or "
-                                "GHOSTWIRE_AGGREGATE must be the same on every rank)"},
-                 Errc::mismatch, context);
   if (!against.empty()) {
+    if (reserved) return_persistent_requests(requests);
     p.aggregation_reason = "each its own message (" + mode_source(p) + "): " + against;
     return;
   }
@@ -254,7 +259,7 @@ void choose_aggregation(PlanState& p, const std::string& context) {
   p.pairs = std::move(node_pairs);
   p.inter_node_path = SlotPath::aggregated;
   p.aggregation_reason = "one message per pair of nodes and channel (" + mode_source(p) +
-                         (f[mode] == static_cast<std::uint64_t>(Aggregation::node)
+                         (p.aggregation == Aggregation::node
                               ? ")"
                               : ": a pair of nodes carries " + std::to_string(f[most_parts]) +
                                     " messages, none above " + std::to_string(aggregate_automatic_bytes) + " bytes)");

@@ -78,6 +78,7 @@ struct NodePairs {
   std::vector<HostedPair> hosted;
   std::vector<std::int32_t> hosted_of;  // by pair: its index in `hosted`, -1 if another rank hosts it
   std::size_t next_served = 0;          // where the next round of the world's waits starts
+  std::uint32_t calls = 0;              // calls of progress_node_pairs (pair_arrivals_at_times)
   std::size_t reserved_requests = 0;    // persistent requests taken from the process's budget
   std::atomic<bool> busy{false};  // one thread serves the hosted pairs at a time
   std::uint64_t hosted_messages = 0, hosted_message_bytes = 0;  // what this rank sends per exchange
@@ -102,6 +103,9 @@ enum PairWork : unsigned {
   pair_reposts = 4,
   pair_arrivals = 8,
   pair_all = 15,
+  // pair_arrivals in one call of progress_node_pairs in 16: liveness for pairs nobody waits on
+  // here at the moment, at a sixteenth of the MPI_Tests (each may be a system call).
+  pair_arrivals_at_times = 16,
 };
 // Every hosted pair (at most `limit` of them, in turns, from the world's waits), or one pair
 // (nothing if another rank hosts it).

@@ -121,6 +121,20 @@ bool push_accepted(const PlanState& p, std::size_t slot) {
   return dense(p, pieces);
 }
 
+TagLimit message_tag_limit(const PlanState& p) {
+  int* tag_ub = nullptr;
+  int found = 0;
+  check_mpi(MPI_Comm_get_attr(p.comm, MPI_TAG_UB, &tag_ub, &found), "MPI_Comm_get_attr");
+  TagLimit limit{found && tag_ub ? *tag_ub : 32767, ""};  // 32767: the least MPI_TAG_UB the standard allows
+  limit.name = "MPI_TAG_UB = " + std::to_string(limit.value);
+  const long configured = p.w->settings.message_tag_limit;
+  if (configured > 0 && configured < limit.value) {
+    limit.value = configured;
+    limit.name = "the tag limit GHOSTWIRE_TAG_LIMIT = " + std::to_string(limit.value);
+  }
+  return limit;
+}
+
 void choose_inter_node_path(PlanState& p, std::size_t largest_slot_count) {
   const WorldState& w = *p.w;
   if (w.settings.transport == Transport::rma) {
@@ -128,17 +142,9 @@ void choose_inter_node_path(PlanState& p, std::size_t largest_slot_count) {
     p.inter_node_reason = "the one-sided transport (GHOSTWIRE_TRANSPORT=rma)";
     return;
   }
-  int* tag_ub = nullptr;
-  int found = 0;
-  check_mpi(MPI_Comm_get_attr(p.comm, MPI_TAG_UB, &tag_ub, &found), "MPI_Comm_get_attr");
-  long limit = found && tag_ub ? *tag_ub : 32767;  // 32767: the least MPI_TAG_UB the standard allows
-  std::string limit_name = "MPI_TAG_UB = " + std::to_string(limit);
-  if (w.settings.message_tag_limit > 0 && w.settings.message_tag_limit < limit) {
-    limit = w.settings.message_tag_limit;
-    limit_name = "the tag limit GHOSTWIRE_TAG_LIMIT = " + std::to_string(limit);
-  }
+  const TagLimit limit = message_tag_limit(p);
   const auto highest_tag = static_cast<long double>(largest_slot_count) * message_tags_per_slot - 1;
-  if (highest_tag <= static_cast<long double>(limit)) {
+  if (highest_tag <= static_cast<long double>(limit.value)) {
     p.inter_node_path = SlotPath::two_sided;
     p.inter_node_reason = "the two-sided transport (GHOSTWIRE_TRANSPORT=p2p, the default)";
     return;
@@ -146,7 +152,7 @@ void choose_inter_node_path(PlanState& p, std::size_t largest_slot_count) {
   p.inter_node_path = SlotPath::notified_write;
   p.inter_node_reason = "the two-sided transport, as notified writes: the largest plan's " +
                         std::to_string(largest_slot_count) + " slots would need tags up to " +
-                        std::to_string(static_cast<long long>(highest_tag)) + ", above " + limit_name;
+                        std::to_string(static_cast<long long>(highest_tag)) + ", above " + limit.name;
 }
 
 }  // namespace ghostwire::detail

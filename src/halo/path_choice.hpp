@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "halo/commit/descriptor.hpp"
@@ -42,6 +43,14 @@ bool push_accepted(const PlanState& p, std::size_t slot);
 inline SlotPath agreed_path(SlotPath sender_path, bool wanted, bool accepted) {
   return wanted && accepted ? SlotPath::pushed : sender_path;
 }
+
+// The highest message tag a plan may use: MPI_TAG_UB of its communicator, or
+// Settings::message_tag_limit (GHOSTWIRE_TAG_LIMIT) if lower; `name` says which, for describe().
+struct TagLimit {
+  long value;
+  std::string name;
+};
+TagLimit message_tag_limit(const PlanState& p);
 
 // Commit's first phase: how every inter-node slot travels, the same on every rank. Two-sided
 // messages with the default transport, unless the largest plan's tags (message_tags_per_slot per

@@ -36,6 +36,14 @@ inline bool mpi_finalized() noexcept {
 // time and cost a load each.
 void require_mpi_running(const char* call);
 
+// MPI_Test through check_mpi: true once `request` is complete (MPI_REQUEST_NULL and inactive
+// persistent requests test true).
+inline bool request_complete(MPI_Request& request) {
+  int done = 0;
+  check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+  return done != 0;
+}
+
 // MPI counts are int: larger transfers go in pieces of this many bytes.
 inline constexpr std::size_t max_mpi_chunk = std::size_t{1} << 30;
 

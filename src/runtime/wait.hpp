@@ -87,14 +87,7 @@ void wait_until(WorldState& world, Ready&& ready, Describe&& describe) {
 // never makes its part ends this one with the diagnostic `describe()` instead of a hang in MPI.
 template <class Describe, std::enable_if_t<std::is_invocable_v<Describe&>, int> = 0>
 void wait_request(WorldState& world, MPI_Request& request, Describe&& describe) {
-  wait_until(
-      world,
-      [&] {
-        int done = 0;
-        check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
-        return done != 0;
-      },
-      std::forward<Describe>(describe));
+  wait_until(world, [&] { return request_complete(request); }, std::forward<Describe>(describe));
 }
 
 // The same with the diagnostic already written out.

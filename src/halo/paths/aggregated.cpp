@@ -130,11 +130,12 @@ bool AggregatedReceive::try_receive(PlanState& p, ReceiveSlot& slot, Receipt) {
   const std::uint32_t expected = next_sequence(slot.sequence);
   const int parity = parity_of(expected);
   if (load(&counters->arrived[parity].value) != expected) {
-    // Not completions: they are tested when a half or an acknowledgement is waited for.
-    // This pair, then a few of the others in turns: the pairs this rank sends for may be waited
-    // for by the ranks it waits for (test_finish() loops without any wait of the world).
+    // This pair's arrival; then, in turns, a few other pairs' sends and reposts, which the ranks
+    // this one waits for may wait for and which need no MPI call unless due. Their arrivals only at
+    // times: each is an MPI_Test, a system call over TCP (docs/plans.md), but a rank looping on
+    // test_finish(channel) must still take the other channels' messages its node peers wait for.
     progress_node_pair(p, pair, pair_reposts | pair_arrivals);
-    progress_node_pairs(p, pair_sends | pair_reposts | pair_arrivals, 4);
+    progress_node_pairs(p, pair_sends | pair_reposts | pair_arrivals_at_times, 4);
     if (load(&counters->arrived[parity].value) != expected) return false;
   }
   unpack[parity].run();

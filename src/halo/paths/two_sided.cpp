@@ -34,12 +34,6 @@ namespace {
 
 constexpr std::size_t line = 64;
 
-bool complete(MPI_Request& request) {
-  int done = 0;
-  check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");  // inactive requests test true
-  return done != 0;
-}
-
 std::string slot_text(const PlanState& p, const std::size_t channel, int rank) {
   return p.slot_name(channel, rank) + " of plan " + std::to_string(p.id);
 }
@@ -47,7 +41,7 @@ std::string slot_text(const PlanState& p, const std::size_t channel, int rank) {
 // `describe` builds the diagnostic only on timeout.
 template <class Describe>
 void wait_complete(PlanState& p, MPI_Request& request, Describe&& describe) {
-  wait_until(*p.w, [&] { return complete(request); }, describe);
+  wait_until(*p.w, [&] { return request_complete(request); }, describe);
 }
 
 int message_count(std::size_t bytes) { return static_cast<int>(bytes + sizeof(MessageTrailer)); }
@@ -130,8 +124,8 @@ void TwoSidedSend::post(PlanState& p, SendSlot& slot, Post how) {
 
 bool TwoSidedSend::acknowledged(PlanState&, SendSlot& slot) {
   if (slot.sequence == 0) return true;
-  if (!last_wants_acknowledgement) return complete(send_request[parity_of(slot.sequence)]);
-  if (acknowledgement_pending && complete(acknowledgement_request)) {
+  if (!last_wants_acknowledgement) return request_complete(send_request[parity_of(slot.sequence)]);
+  if (acknowledgement_pending && request_complete(acknowledgement_request)) {
     acknowledgement_pending = false;
     last_acknowledgement = *acknowledgement_word;
   }
@@ -139,10 +133,10 @@ bool TwoSidedSend::acknowledged(PlanState&, SendSlot& slot) {
 }
 
 bool TwoSidedSend::ready_for_next(PlanState&, SendSlot& slot) {
-  return complete(send_request[parity_of(next_sequence(slot.sequence))]);
+  return request_complete(send_request[parity_of(next_sequence(slot.sequence))]);
 }
 
-bool TwoSidedSend::exchange_done(PlanState&, SendSlot& slot) { return complete(send_request[parity_of(slot.sequence)]); }
+bool TwoSidedSend::exchange_done(PlanState&, SendSlot& slot) { return request_complete(send_request[parity_of(slot.sequence)]); }
 
 std::string TwoSidedSend::describe_wait(const PlanState& p, const SendSlot& slot) const {
   return "the acknowledgement of message " + std::to_string(slot.sequence) + " on " +
@@ -203,7 +197,7 @@ bool TwoSidedReceive::try_receive(PlanState& p, ReceiveSlot& slot, Receipt recei
     // Every call that asks for a message has handed the ghost cells over, except finish() without
     // start(): then nothing may be posted yet, and an inactive request would test complete.
     hand_over(p, slot);
-    if (!complete(in_place_posted ? in_place_request[parity] : receive_request[parity])) return false;
+    if (!request_complete(in_place_posted ? in_place_request[parity] : receive_request[parity])) return false;
   } else if (!receive_by_probe(p, slot, parity)) {
     return false;
   }
@@ -253,21 +247,28 @@ namespace {
 constexpr std::size_t persistent_request_budget = 96 * 1024;
 std::atomic<std::size_t> persistent_requests_in_use{0};
 
-// Without persistent receives, a message nobody will receive now (the plan is going) stays
-// unmatched, and a rendezvous send of it would never complete: take such messages and drop them.
-// Everything on the plan's communicator that no posted receive takes is such a message.
-void drop_unreceived_messages(PlanState& p) {
-  if (p.persistent_requests) return;
+}  // namespace
+
+void drop_unreceived_messages(MPI_Comm comm) {
   for (;;) {
     int found = 0, count = 0;
     MPI_Message message;
     MPI_Status status;
-    check_mpi(MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, p.comm, &found, &message, &status), "MPI_Improbe");
+    check_mpi(MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &found, &message, &status), "MPI_Improbe");
     if (!found) return;
     check_mpi(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
     std::vector<std::byte> dropped(static_cast<std::size_t>(std::max(count, 1)));
     check_mpi(MPI_Mrecv(dropped.data(), count, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
   }
+}
+
+namespace {
+
+// Without persistent receives, a message nobody will receive now (the plan is going) stays
+// unmatched, and a rendezvous send of it would never complete: take such messages and drop them.
+// Everything on the plan's communicator that no posted receive takes is such a message.
+void drop_unreceived_messages(PlanState& p) {
+  if (!p.persistent_requests) detail::drop_unreceived_messages(p.comm);
 }
 
 // Completed non-persistent requests are already MPI_REQUEST_NULL. Runs in a destructor: nothing
@@ -299,7 +300,7 @@ void drain_two_sided(PlanState& p) {
     if (path == nullptr) continue;
     for (MPI_Request& request : path->send_request)
       wait_until(
-          *p.w, [&] { drop_unreceived_messages(p); return complete(request); },
+          *p.w, [&] { drop_unreceived_messages(p); return request_complete(request); },
           [&] {
             return "the delivery of a message on " + slot_text(p, slot.channel, slot.rank) +
                    " while destroying the plan (was it received?)";
@@ -312,7 +313,7 @@ void drain_two_sided(PlanState& p) {
   MPI_Request barrier;
   check_mpi(MPI_Ibarrier(p.comm, &barrier), "MPI_Ibarrier");
   wait_until(
-      *p.w, [&] { drop_unreceived_messages(p); return complete(barrier); },
+      *p.w, [&] { drop_unreceived_messages(p); return request_complete(barrier); },
       [&] { return "all ranks to destroy plan " + std::to_string(p.id); });
 }
 

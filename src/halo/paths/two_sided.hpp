@@ -87,6 +87,9 @@ struct TwoSidedReceive : ReceivePathDefaults {
 // Takes `count` persistent requests from the process-wide budget; false (nothing taken) if short.
 bool reserve_persistent_requests(std::size_t count);
 void return_persistent_requests(std::size_t count);
+// Takes every message waiting on `comm` that no posted receive matches and drops it, so that its
+// send completes (a plan being destroyed receives nothing more).
+void drop_unreceived_messages(MPI_Comm comm);
 // Collective, before the plan's slots are released: every message of this rank delivered, every
 // rank there (messages nobody will receive are taken and dropped meanwhile).
 void drain_two_sided(PlanState& p);
