@@ -24,6 +24,8 @@ module ghostwire
   ! MPI's thread levels, as gw_world_thread_level reports them (docs/runtime.md, "Threads").
   integer, parameter, public :: GW_THREAD_SINGLE = 0, GW_THREAD_FUNNELED = 1, GW_THREAD_SERIALIZED = 2, &
                                 GW_THREAD_MULTIPLE = 3
+  ! Messages between nodes, one per pair of nodes or each its own (gw_plan_aggregate; docs/plans.md).
+  integer, parameter, public :: GW_AGGREGATE_AUTO = 0, GW_AGGREGATE_NODE = 1, GW_AGGREGATE_OFF = 2
   ! Grid stencils: the faces only (5-, 7-point), or faces, edges and corners (9-, 27-point).
   integer, parameter, public :: GW_FACES = 0, GW_FULL = 1
   ! The number types a reverse exchange combines values as (gw_plan_reverse_exchange).
@@ -70,7 +72,7 @@ module ghostwire
             gw_plan_wait_send, gw_plan_exchange, gw_plan_start, gw_plan_finish, gw_plan_describe, &
             gw_plan_unstructured, gw_plan_partition, gw_plan_pready, gw_plan_parrived, gw_plan_exchange_share, &
             gw_plan_wait_send_partition, gw_plan_enable_reverse, gw_plan_reverse_exchange, gw_plan_reverse_start, &
-            gw_plan_reverse_finish
+            gw_plan_reverse_finish, gw_plan_aggregate
   public :: gw_grid_create, gw_grid_free, gw_grid_info, gw_grid_describe, gw_update_halo, gw_update_halo_start, &
             gw_halo_wait, gw_halo_update_create, gw_halo_update_free, gw_halo_update_run, gw_halo_update_start, &
             gw_halo_update_describe, gw_update_halo_shared, gw_halo_update_run_shared, gw_reverse_halo, &
@@ -955,6 +957,16 @@ contains
     else
       call check(c_plan_exchange(plan%ptr), ierr)
     end if
+  end subroutine
+  ! Before gw_plan_commit, the same on every rank: the plan's messages between nodes combined into one
+  ! per pair of nodes (GW_AGGREGATE_NODE), each its own (GW_AGGREGATE_OFF), or by the automatic rule
+  ! (GW_AGGREGATE_AUTO); without the call GHOSTWIRE_AGGREGATE decides. docs/plans.md, "One message per
+  ! pair of nodes".
+  subroutine gw_plan_aggregate(plan, mode, ierr)
+    type(gw_plan), intent(in) :: plan
+    integer, intent(in) :: mode
+    integer, intent(out), optional :: ierr
+    call check(c_plan_aggregate(plan%ptr, int(mode, c_int)), ierr)
   end subroutine
   ! The reverse exchange (docs/plans.md, "Reverse exchange"): every receive layout's values go back to
   ! their sender and are combined (op: GW_SUM, GW_MIN, GW_MAX or GW_REPLACE) into the elements they

@@ -52,11 +52,14 @@ contains
     integer, allocatable, target :: v(:, :, :), w(:, :, :)
     type(gw_plan) :: plan
     type(gw_region) :: ru, rv, rw
-    integer :: round, i, j, k, cells(2, ny), positions(ny), bad
+    integer :: round, i, j, k, cells(2, ny), positions(ny), bad, nodes
     logical :: done
     character(len=:), allocatable :: text
     allocate(u(0:nx + 1, 0:ny + 1), v(0:3, 0:4, 0:5), w(0:4, 0:3, 0:5))
     call gw_plan_create(plan, world, neighbours(), 3)
+    ! Between nodes, the ring's messages travel combined per pair of nodes (a part misplaced in its
+    ! combined message would show in the checks below).
+    call gw_plan_aggregate(plan, GW_AGGREGATE_NODE)
     call gw_plan_add_memory(plan, u, ru, lower=lbound(u))
     call gw_plan_add_memory(plan, v, rv, lower=lbound(v))
     call gw_plan_add_memory(plan, w, rw, lower=lbound(w))
@@ -76,6 +79,8 @@ contains
     call gw_plan_commit(plan)
     call gw_plan_describe(plan, text)
     call expect(index(text, 'node') > 0, 'plan describe: ' // text)
+    call gw_world_node_count(world, nodes)
+    call expect(nodes == 1 .or. index(text, 'one message per pair of nodes') > 0, 'combined: ' // text)
 
     do k = 0, 5
       do j = 0, 4
@@ -238,6 +243,8 @@ contains
     call gw_plan_add_memory(plan, u, ru, lower=[0], ierr=ierr)
     call expect_error(ierr, GW_ERR_INVALID_ARGUMENT, 'lower has 1 value(s); expected 2', 'lower of the wrong size')
     call gw_plan_add_memory(plan, u, ru, lower=lbound(u))
+    call gw_plan_aggregate(plan, 7, ierr)
+    call expect_error(ierr, GW_ERR_INVALID_ARGUMENT, 'gw_plan_aggregate: mode is 7', 'an unknown aggregation mode')
     call gw_plan_add_box(plan, GW_SEND, 0, right, ru, [1, 1], [nx + 2, 1], ierr=ierr)
     call expect_error(ierr, GW_ERR_OUT_OF_RANGE, 'outside the array''s bounds 0:7', 'a box beyond the array')
     call gw_plan_add_indices(plan, GW_SEND, 0, right, ru, [1, 0], ierr=ierr)

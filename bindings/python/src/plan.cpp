@@ -166,6 +166,19 @@ must be C-contiguous; the plan keeps them alive and reads/writes them in place.)
           },
           py::arg("thread"), py::arg("threads"),
           "Thread `thread` of a team of `threads` does its share of one exchange (the team synchronises around it).")
+      .def(
+          "aggregate",
+          [](PyPlan& p, const std::string& mode) {
+            if (mode == "auto") p.get().aggregate(Aggregation::automatic);
+            else if (mode == "node") p.get().aggregate(Aggregation::node);
+            else if (mode == "off") p.get().aggregate(Aggregation::off);
+            else invalid("Plan.aggregate: mode '" + mode + "' is not one of 'auto', 'node', 'off'");
+            return &p;
+          },
+          py::arg("mode"), py::return_value_policy::reference,
+          "Before commit, the same on every rank: messages between nodes combined into one per pair of nodes "
+          "('node'), each its own ('off'), or by the automatic rule ('auto'); without the call, GHOSTWIRE_AGGREGATE "
+          "decides.")
       .def("commit", [](PyPlan& p) { unlocked([&] { p.get().commit(); }); })
       .def_property_readonly("committed", [](const PyPlan& p) { return p.get().committed(); })
       .def("exchange", [](PyPlan& p) { unlocked([&] { p.get().exchange(); }); })

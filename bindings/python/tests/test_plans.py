@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Index-list exchanges: every ghost must hold exactly the owner's value it names."""
 import numpy
+import pytest
 
 import ghostwire
 
@@ -56,3 +57,30 @@ def test_general_plan_ring_over_numpy_arrays(world):
         assert ghosts.tolist() == [base_left + 5, base_right + 19, base_left + 7, -1, -1, -1, base_left + 1,
                                    base_right + 0]
     plan.close()
+
+
+def test_ring_combined_per_pair_of_nodes(world):
+    """The ring's messages between nodes in one message per pair of nodes: a part misplaced in its
+    combined message would put a wrong value in the ghosts."""
+    n, rank = world.size, world.rank
+    right, left = (rank + 1) % n, (rank - 1) % n
+    data = numpy.arange(64, dtype=numpy.float64) + 1000 * rank
+    ghosts = numpy.full(5, -1.0)
+    with ghostwire.Plan(world, sorted({right, left}), channels=2) as plan:
+        assert plan.aggregate("node") is plan
+        plan.add_send(0, right, data, [3, 63, 0]).add_send(1, left, data, [5, 9])
+        plan.add_receive(0, left, ghosts, [4, 0, 2]).add_receive(1, right, ghosts, [1, 3])
+        plan.commit()
+        if world.node_count > 1:
+            assert "one message per pair of nodes" in plan.describe()
+        for step in range(4):
+            data += 1
+            plan.exchange()
+            l, r = 1000 * left + step + 1, 1000 * right + step + 1
+            assert ghosts.tolist() == [l + 63, r + 5, l + 0, r + 9, l + 3]
+
+
+def test_aggregate_names_the_modes(world):
+    with ghostwire.Plan(world, [world.rank], channels=1) as plan:
+        with pytest.raises(ghostwire.Error, match="'auto', 'node', 'off'"):
+            plan.aggregate("always")
