@@ -37,6 +37,20 @@ def launch_command(opts, launch: str) -> list[str]:
     return command + (["--rpn", str(rpn)] if rpn else [])
 
 
+def dims_create(ranks: int, dimensions: int) -> list[int]:
+    """MPI_Dims_create's balanced factorisation, largest first (gw-bench halo's process grids)."""
+    dims = [1] * dimensions
+    factors, n, f = [], ranks, 2
+    while n > 1:
+        while n % f == 0:
+            factors.append(f)
+            n //= f
+        f += 1
+    for factor in sorted(factors, reverse=True):
+        dims[dims.index(min(dims))] *= factor
+    return sorted(dims, reverse=True)
+
+
 def rotated(variants: list[str], repeat: int) -> list[str]:
     """The variants with the first place rotating by repeat: a job's first allocations can land in
     memory that makes a variant a few percent slower, so repeats give each the first place in turn."""

@@ -41,26 +41,12 @@ CASES = "2d-256-h1,2d-1024-h1,2d-4096-h1,3d-16-7pt,3d-32-7pt,3d-64-7pt,3d-16-27p
 SMALL = 4096  # the goals' "messages up to 4 KiB"
 
 
-def dims_create(ranks: int, dimensions: int) -> list[int]:
-    """MPI_Dims_create's balanced factorisation, largest first."""
-    dims = [1] * dimensions
-    factors, n, f = [], ranks, 2
-    while n > 1:
-        while n % f == 0:
-            factors.append(f)
-            n //= f
-        f += 1
-    for factor in sorted(factors, reverse=True):
-        dims[dims.index(min(dims))] *= factor
-    return sorted(dims, reverse=True)
-
-
 def node_pairs(case: str, ranks: int, rpn: int) -> tuple[int, int]:
     """(ordered pairs of neighbouring nodes, ordered pairs of neighbouring ranks on different
     nodes) of a grid case: row-major ranks over MPI_Dims_create's grid, non-periodic, faces only
     for 2-D and 7-point, with edges and corners for 27-point."""
     dimensions = 2 if case.startswith("2d") else 3
-    dims = dims_create(ranks, dimensions)
+    dims = common.dims_create(ranks, dimensions)
     coords = list(itertools.product(*[range(d) for d in dims]))  # row-major: rank r is coords[r]
     diagonal = case.endswith("27pt")
     node_links, rank_links = set(), 0
