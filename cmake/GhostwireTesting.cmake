@@ -47,6 +47,16 @@ function(gw_add_mpi_test)
   endif()
 endfunction()
 
+# gw_label_long(test...): move tests to `scripts/test --long` (label long). A test this build did
+# not register (multi-host under MPICH, oversubscribed launches under MPICH) is skipped.
+function(gw_label_long)
+  foreach(test IN LISTS ARGN)
+    if(TEST ${test})
+      set_property(TEST ${test} APPEND PROPERTY LABELS long)
+    endif()
+  endforeach()
+endfunction()
+
 # gw_add_mpi_test_matrix(NAME base COMMAND ...): the standard set of launches for a test program:
 # 1, 2 and 4 ranks on one node, 2 and 4 ranks as emulated nodes of 2 (and 1), 4 ranks on two hosts.
 function(gw_add_mpi_test_matrix)

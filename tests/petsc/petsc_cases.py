@@ -21,6 +21,7 @@ GHOSTWIRE_PETSC_TRANSFER for SFs that do not read the options): messages between
 staged in a Segment, or all read from the peer's array by cross-memory attach.
 """
 import argparse
+import functools
 import itertools
 import os
 import re
@@ -139,8 +140,15 @@ def requirement_met(token, conf):
     return have != negate
 
 
+@functools.lru_cache(maxsize=None)
+def defined_macros(petscconf):
+    """The macros petscconf.h defines: read once per process, `list` asks for every case."""
+    with open(petscconf) as f:
+        return frozenset(re.findall(r"#define\s+(\w+)", f.read()))
+
+
 def unmet_requirements(entry, petscconf):
-    conf = set(re.findall(r"#define\s+(\w+)", open(petscconf).read()))
+    conf = defined_macros(petscconf)
     return [t for t in entry.get("requires", "").split() if not requirement_met(t, conf)]
 
 
@@ -211,6 +219,11 @@ def ghostwire_args(args, library, transfer=None):
 def expected_output(entry, source):
     output = entry.get("output_file") or f"output/{entry['example']}_{entry.get('suffix') or '1'}.out"
     return os.path.join(os.path.dirname(os.path.abspath(source)), output)
+
+
+def shell_safe(text):
+    """CMake registers the reason inside sh -c "echo '...'": no quotes, semicolons or expansions."""
+    return re.sub(r"[^\w .,:()=/+-]", " ", text)
 
 
 def skip_reason(entry, source, petscconf):
@@ -320,7 +333,7 @@ def main():
     if opts.mode == "list":  # with --petscconf, why a case cannot run here (decided once, at configure)
         for name, entry in cases(opts.source):
             reason = skip_reason(entry, opts.source, opts.petscconf) if opts.petscconf else None
-            print(f"{name} {entry['nsize']}" + (f" SKIP {reason}" if reason else ""))
+            print(f"{name} {entry['nsize']}" + (f" SKIP {shell_safe(reason)}" if reason else ""))
         return 0
     if not (opts.exe and os.access(opts.exe, os.X_OK)):
         raise SystemExit(f"petsc_cases: no executable example at {opts.exe!r} (--exe)")

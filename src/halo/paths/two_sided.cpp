@@ -267,8 +267,8 @@ namespace {
 // Without persistent receives, a message nobody will receive now (the plan is going) stays
 // unmatched, and a rendezvous send of it would never complete: take such messages and drop them.
 // Everything on the plan's communicator that no posted receive takes is such a message.
-void drop_unreceived_messages(PlanState& p) {
-  if (!p.persistent_requests) detail::drop_unreceived_messages(p.comm);
+void drop_messages_without_receive(PlanState& p) {
+  if (!p.persistent_requests) drop_unreceived_messages(p.comm);
 }
 
 // Completed non-persistent requests are already MPI_REQUEST_NULL. Runs in a destructor: nothing
@@ -300,7 +300,7 @@ void drain_two_sided(PlanState& p) {
     if (path == nullptr) continue;
     for (MPI_Request& request : path->send_request)
       wait_until(
-          *p.w, [&] { drop_unreceived_messages(p); return request_complete(request); },
+          *p.w, [&] { drop_messages_without_receive(p); return request_complete(request); },
           [&] {
             return "the delivery of a message on " + slot_text(p, slot.channel, slot.rank) +
                    " while destroying the plan (was it received?)";
@@ -313,7 +313,7 @@ void drain_two_sided(PlanState& p) {
   MPI_Request barrier;
   check_mpi(MPI_Ibarrier(p.comm, &barrier), "MPI_Ibarrier");
   wait_until(
-      *p.w, [&] { drop_unreceived_messages(p); return request_complete(barrier); },
+      *p.w, [&] { drop_messages_without_receive(p); return request_complete(barrier); },
       [&] { return "all ranks to destroy plan " + std::to_string(p.id); });
 }
 
