@@ -55,6 +55,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -244,11 +245,14 @@ class Plan {
 // Builds a one-channel plan from ghost descriptions alone, as PetscSF does: ghost entry i of
 // `ghosts` is element ghost_index[i] of rank ghost_owner[i]'s `owned` memory. One collective works
 // out which owned elements every rank must send. Both regions hold elements of `element_size`.
+// `aggregation`, the same on every rank, is handed to Plan::aggregate before the plan is committed;
+// without it the plan follows Settings::aggregation (GHOSTWIRE_AGGREGATE).
 struct GhostMap {
   std::vector<int> owner;             // owning rank of each ghost entry
   std::vector<std::size_t> index;     // element index on the owner
 };
 Plan make_unstructured_plan(World& world, Segment& owned, std::size_t owned_offset_bytes, std::size_t owned_count,
-                            void* ghosts, const GhostMap& map, std::size_t element_size);
+                            void* ghosts, const GhostMap& map, std::size_t element_size,
+                            std::optional<Aggregation> aggregation = std::nullopt);
 
 }  // namespace ghostwire

@@ -110,7 +110,8 @@ Requests exchange_requests(World& world, const GhostMap& map, std::vector<int> t
 }  // namespace
 
 Plan make_unstructured_plan(World& world, Segment& owned, std::size_t owned_offset_bytes, std::size_t owned_count,
-                            void* ghosts, const GhostMap& map, std::size_t element_size) {
+                            void* ghosts, const GhostMap& map, std::size_t element_size,
+                            std::optional<Aggregation> aggregation) {
   check_arguments(world, owned, owned_offset_bytes, owned_count, ghosts, map, element_size);
   const Requests r = exchange_requests(world, map, ghosts_per_owner(world, owned_count, map));
   std::vector<int> neighbours;
@@ -128,6 +129,7 @@ Plan make_unstructured_plan(World& world, Segment& owned, std::size_t owned_offs
     }
     if (r.to[index] > 0) plan.add_receive(0, q, ghost_region, Layout::indices(r.ghost_entries_of[index]));
   }
+  if (aggregation) plan.aggregate(*aggregation);
   plan.commit();
   return plan;
 }

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ghostwire/error.hpp"
@@ -227,6 +228,33 @@ TEST(PlanAggregate, AutoCombinesOnlySmallMessages) {
   for (int it = 1; it <= 5; ++it) {
     small.run(it);
     large.run(it);
+  }
+}
+
+// make_unstructured_plan's mode argument overrides the World's setting, both ways: every rank
+// takes ghosts from every rank (its own elements r*100+k, entry by entry in reverse order).
+TEST(PlanAggregate, UnstructuredPlanTakesTheMode) {
+  for (const auto& [setting, argument] : {std::pair{Aggregation::off, Aggregation::node},
+                                         std::pair{Aggregation::node, Aggregation::off}}) {
+    World w = world_of(-1, setting);
+    constexpr std::size_t owned_count = 5;
+    Segment owned(w, owned_count * sizeof(double));
+    GhostMap map;
+    for (int q = w.size() - 1; q >= 0; --q)
+      for (std::size_t k = owned_count; k-- > 0;) {
+        map.owner.push_back(q);
+        map.index.push_back(k);
+      }
+    std::vector<double> ghosts(map.owner.size(), -1.0);
+    Plan plan = make_unstructured_plan(w, owned, 0, owned_count, ghosts.data(), map, sizeof(double), argument);
+    EXPECT_EQ(describes_aggregated(plan), argument == Aggregation::node && w.node_count() > 1) << plan.describe();
+    auto* mine = reinterpret_cast<double*>(owned.data());
+    for (int it = 1; it <= 4; ++it) {
+      for (std::size_t k = 0; k < owned_count; ++k) mine[k] = value(it, w.rank(), 0, 0, k);
+      plan.exchange();
+      for (std::size_t g = 0; g < ghosts.size(); ++g)
+        ASSERT_EQ(ghosts[g], value(it, map.owner[g], 0, 0, map.index[g])) << "ghost entry " << g << ", iteration " << it;
+    }
   }
 }
 

@@ -169,10 +169,7 @@ must be C-contiguous; the plan keeps them alive and reads/writes them in place.)
       .def(
           "aggregate",
           [](PyPlan& p, const std::string& mode) {
-            if (mode == "auto") p.get().aggregate(Aggregation::automatic);
-            else if (mode == "node") p.get().aggregate(Aggregation::node);
-            else if (mode == "off") p.get().aggregate(Aggregation::off);
-            else invalid("Plan.aggregate: mode '" + mode + "' is not one of 'auto', 'node', 'off'");
+            p.get().aggregate(aggregation_of(mode, "Plan.aggregate"));
             return &p;
           },
           py::arg("mode"), py::return_value_policy::reference,

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What the two Python plans share: running a plan's waits without the GIL.
+// What the two Python plans share: running a plan's waits without the GIL, the aggregation modes.
 #pragma once
 
+#include <string>
+
 #include "common.hpp"
+#include "ghostwire/settings.hpp"
 
 namespace ghostwire::python {
 
@@ -11,6 +14,14 @@ template <class F>
 inline void unlocked(F&& f) {
   py::gil_scoped_release released;
   f();
+}
+
+// 'auto', 'node' or 'off' (Plan.aggregate, UnstructuredPlan's aggregate=); `context` names the call.
+inline Aggregation aggregation_of(const std::string& mode, const std::string& context) {
+  if (mode == "auto") return Aggregation::automatic;
+  if (mode == "node") return Aggregation::node;
+  if (mode != "off") invalid(context + ": mode '" + mode + "' is not one of 'auto', 'node', 'off'");
+  return Aggregation::off;
 }
 
 }  // namespace ghostwire::python

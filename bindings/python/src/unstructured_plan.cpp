@@ -4,6 +4,7 @@
 // numpy views of one Segment, so node peers write the ghosts directly (docs/plans.md). Invariant:
 // no view outlives that Segment: close() refuses on every rank while a view is alive (views.hpp).
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common.hpp"
@@ -17,8 +18,10 @@ namespace ghostwire::python {
 class PyUnstructuredPlan final : public Closable {
  public:
   PyUnstructuredPlan(const py::object& world, std::size_t owned, const py::object& ghost_owner,
-                     const py::object& ghost_index, const py::object& dtype)
+                     const py::object& ghost_index, const py::object& dtype, const py::object& aggregate)
       : world_(world), element_(element_of(dtype, "UnstructuredPlan: dtype")), owned_(owned) {
+    std::optional<Aggregation> aggregation;
+    if (!aggregate.is_none()) aggregation = aggregation_of(aggregate.cast<std::string>(), "UnstructuredPlan: aggregate");
     World& w = world_.get();
     GhostMap map;
     for (const py::handle& o : py::iter(ghost_owner)) {
@@ -42,7 +45,7 @@ class PyUnstructuredPlan final : public Closable {
     // Owned values first, then the ghosts, in one Segment: node peers can write ghosts in place.
     segment_ = std::make_unique<Segment>(w, (owned_ + ghosts_) * size + 1);
     plan_ = std::make_unique<Plan>(
-        make_unstructured_plan(w, *segment_, 0, owned_, segment_->data() + owned_ * size, map, size));
+        make_unstructured_plan(w, *segment_, 0, owned_, segment_->data() + owned_ * size, map, size, aggregation));
   }
   ~PyUnstructuredPlan() override {
     try {
@@ -96,12 +99,15 @@ class PyUnstructuredPlan final : public Closable {
 void bind_unstructured_plan(py::module_& m) {
   py::class_<PyUnstructuredPlan>(m, "UnstructuredPlan", R"(An exchange of scattered values (unstructured meshes).
 
-UnstructuredPlan(world, owned, ghost_owner, ghost_index, dtype=numpy.float64): this rank owns
-`owned` values (.owned, a numpy view) and receives len(ghost_owner) ghosts (.ghosts): ghost i is
-element ghost_index[i] of rank ghost_owner[i]'s owned values. Collective. exchange() fills .ghosts.)")
-      .def(py::init<const py::object&, std::size_t, const py::object&, const py::object&, const py::object&>(),
+UnstructuredPlan(world, owned, ghost_owner, ghost_index, dtype=numpy.float64, aggregate=None): this
+rank owns `owned` values (.owned, a numpy view) and receives len(ghost_owner) ghosts (.ghosts):
+ghost i is element ghost_index[i] of rank ghost_owner[i]'s owned values. Collective. exchange()
+fills .ghosts. aggregate: 'auto', 'node' or 'off' as Plan.aggregate, the same on every rank;
+None: GHOSTWIRE_AGGREGATE decides.)")
+      .def(py::init<const py::object&, std::size_t, const py::object&, const py::object&, const py::object&,
+                    const py::object&>(),
            py::arg("world"), py::arg("owned"), py::arg("ghost_owner"), py::arg("ghost_index"),
-           py::arg("dtype") = dtype_of(Element::float64))
+           py::arg("dtype") = dtype_of(Element::float64), py::arg("aggregate") = py::none())
       .def_property_readonly("owned",
                              [](const py::object& self) { return self.cast<PyUnstructuredPlan&>().view(self, false); })
       .def_property_readonly("ghosts",

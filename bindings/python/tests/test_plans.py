@@ -80,6 +80,23 @@ def test_ring_combined_per_pair_of_nodes(world):
             assert ghosts.tolist() == [l + 63, r + 5, l + 0, r + 9, l + 3]
 
 
+def test_unstructured_plan_combined_per_pair_of_nodes(world):
+    """Every rank takes two values from every rank, combined per pair of nodes or not: a part misplaced
+    in its combined message would put a wrong value in the ghosts."""
+    n = world.size
+    owners = [q for q in range(n) for _ in range(2)]
+    indices = [i for _ in range(n) for i in (2, 0)]
+    for mode in ("node", "off"):
+        with ghostwire.UnstructuredPlan(world, 3, owners, indices, aggregate=mode) as plan:
+            assert ("one message per pair of nodes" in plan.describe()) == (mode == "node" and world.node_count > 1)
+            for step in range(3):
+                plan.owned[:] = [1000 * world.rank + 10 * step + k for k in range(3)]
+                plan.exchange()
+                assert plan.ghosts.tolist() == [1000 * q + 10 * step + i for q, i in zip(owners, indices)]
+    with pytest.raises(ghostwire.Error, match="UnstructuredPlan: aggregate: mode 'always'"):
+        ghostwire.UnstructuredPlan(world, 3, owners, indices, aggregate="always")
+
+
 def test_aggregate_names_the_modes(world):
     with ghostwire.Plan(world, [world.rank], channels=1) as plan:
         with pytest.raises(ghostwire.Error, match="'auto', 'node', 'off'"):
