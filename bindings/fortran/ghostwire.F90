@@ -246,6 +246,17 @@ module ghostwire
       integer(c_size_t), intent(in) :: indices(*)
       type(c_ptr), intent(out) :: plan
     end function
+    integer(c_int) function c_plan_create_unstructured_aggregate(world, owned, offset, owned_count, ghosts, &
+                                                                 ghost_count, owners, indices, element, mode, plan) &
+        bind(c, name='gw_plan_create_unstructured_aggregate')
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: world, owned, ghosts
+      integer(c_size_t), value :: offset, owned_count, ghost_count, element
+      integer(c_int), intent(in) :: owners(*)
+      integer(c_size_t), intent(in) :: indices(*)
+      integer(c_int), value :: mode
+      type(c_ptr), intent(out) :: plan
+    end function
     integer(c_int) function c_grid_create(world, type, dimensions, extents, process_grid, widths, periodic, stencil, &
                                           grid) bind(c, name='gw_grid_create')
       import :: c_int, c_ptr, c_int64_t
@@ -1037,7 +1048,7 @@ contains
   end subroutine
 
   subroutine make_unstructured(plan, world, segment, owned, owned_count, ghosts, ghost_count, owners, indices, &
-                               element, ierr)
+                               element, ierr, aggregate)
     type(gw_plan), intent(out) :: plan
     type(gw_world), intent(in) :: world
     type(gw_segment), intent(in) :: segment
@@ -1045,6 +1056,7 @@ contains
     integer(c_size_t), intent(in) :: owned_count, ghost_count, element
     integer, intent(in) :: owners(:), indices(:)
     integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: aggregate
     type(c_ptr) :: base
     integer(c_intptr_t) :: offset
     integer(c_int) :: owner_list(max(1, size(owners)))
@@ -1070,8 +1082,14 @@ contains
     index_list = 0
     owner_list(1:size(owners)) = owners
     index_list(1:size(indices)) = int(indices - 1, c_size_t)
-    call check(c_plan_create_unstructured(world%ptr, segment%ptr, int(offset, c_size_t), owned_count, ghosts, &
-                                          ghost_count, owner_list, index_list, element, plan%ptr), ierr)
+    if (present(aggregate)) then
+      call check(c_plan_create_unstructured_aggregate(world%ptr, segment%ptr, int(offset, c_size_t), owned_count, &
+                                                      ghosts, ghost_count, owner_list, index_list, element, &
+                                                      int(aggregate, c_int), plan%ptr), ierr)
+    else
+      call check(c_plan_create_unstructured(world%ptr, segment%ptr, int(offset, c_size_t), owned_count, ghosts, &
+                                            ghost_count, owner_list, index_list, element, plan%ptr), ierr)
+    end if
   end subroutine
 
   ! ---- grids

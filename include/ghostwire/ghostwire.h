@@ -169,6 +169,11 @@ int gw_plan_describe(gw_plan_t plan, char* text, size_t capacity);
 int gw_plan_create_unstructured(gw_world_t world, gw_segment_t owned, size_t owned_offset_bytes, size_t owned_count,
                                 void* ghosts, size_t ghost_count, const int* owners, const size_t* indices,
                                 size_t element_size, gw_plan_t* plan);
+/* The same, committed with aggregation `mode` (GW_AGGREGATE_*, as gw_plan_aggregate; the same on
+ * every rank) instead of GHOSTWIRE_AGGREGATE's. */
+int gw_plan_create_unstructured_aggregate(gw_world_t world, gw_segment_t owned, size_t owned_offset_bytes,
+                                          size_t owned_count, void* ghosts, size_t ghost_count, const int* owners,
+                                          const size_t* indices, size_t element_size, int mode, gw_plan_t* plan);
 
 /* Topology-aware placement (docs/topology.md). Which rank computes each position of a Cartesian
  * process grid of `ndims` (1 to 3) dimensions `dims` (row-major positions, the last coordinate

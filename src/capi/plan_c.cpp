@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // C API of halo plans.
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,32 @@ void add_piece(gw_plan_t p, int direction, size_t channel, int neighbour, gw_reg
     plan_of(p).add_send(channel, neighbour, Region{region}, layout);
   else
     plan_of(p).add_receive(channel, neighbour, Region{region}, layout);
+}
+
+Aggregation aggregation_of(int mode, const char* call) {
+  if (mode < GW_AGGREGATE_AUTO || mode > GW_AGGREGATE_OFF)
+    raise(Errc::invalid_argument, std::string(call) + ": mode is " + std::to_string(mode) +
+                                      "; expected GW_AGGREGATE_AUTO (0), GW_AGGREGATE_NODE (1) or GW_AGGREGATE_OFF (2)");
+  return static_cast<Aggregation>(mode);
+}
+
+// Both unstructured creators; `mode` unset: GHOSTWIRE_AGGREGATE decides.
+void create_unstructured(gw_world_t world, gw_segment_t owned, size_t owned_offset_bytes, size_t owned_count,
+                         void* ghosts, size_t ghost_count, const int* owners, const size_t* indices,
+                         size_t element_size, std::optional<Aggregation> mode, gw_plan_t* plan) {
+  require(world, "world");
+  require(owned, "owned");
+  require(plan, "plan");
+  if (ghost_count) {
+    require(owners, "owners");
+    require(indices, "indices");
+    require(ghosts, "ghosts");
+  }
+  GhostMap map;
+  map.owner.assign(owners, owners + ghost_count);
+  map.index.assign(indices, indices + ghost_count);
+  *plan = new gw_plan(make_unstructured_plan(world->world, owned->segment, owned_offset_bytes, owned_count, ghosts,
+                                             map, element_size, mode));
 }
 
 }  // namespace
@@ -142,12 +169,7 @@ int gw_plan_acknowledge_by_reply(gw_plan_t p) {
   return guarded([&] { plan_of(p).acknowledge_by_reply(); });
 }
 int gw_plan_aggregate(gw_plan_t p, int mode) {
-  return guarded([&] {
-    if (mode < GW_AGGREGATE_AUTO || mode > GW_AGGREGATE_OFF)
-      raise(Errc::invalid_argument, "gw_plan_aggregate: mode is " + std::to_string(mode) +
-                                        "; expected GW_AGGREGATE_AUTO (0), GW_AGGREGATE_NODE (1) or GW_AGGREGATE_OFF (2)");
-    plan_of(p).aggregate(static_cast<Aggregation>(mode));
-  });
+  return guarded([&] { plan_of(p).aggregate(aggregation_of(mode, "gw_plan_aggregate")); });
 }
 int gw_plan_view(gw_plan_t p, size_t channel, int neighbour, const void** view) {
   return guarded([&] {
@@ -267,19 +289,17 @@ int gw_plan_create_unstructured(gw_world_t world, gw_segment_t owned, size_t own
                                 void* ghosts, size_t ghost_count, const int* owners, const size_t* indices,
                                 size_t element_size, gw_plan_t* plan) {
   return guarded([&] {
-    require(world, "world");
-    require(owned, "owned");
-    require(plan, "plan");
-    if (ghost_count) {
-      require(owners, "owners");
-      require(indices, "indices");
-      require(ghosts, "ghosts");
-    }
-    GhostMap map;
-    map.owner.assign(owners, owners + ghost_count);
-    map.index.assign(indices, indices + ghost_count);
-    *plan = new gw_plan(
-        make_unstructured_plan(world->world, owned->segment, owned_offset_bytes, owned_count, ghosts, map, element_size));
+    create_unstructured(world, owned, owned_offset_bytes, owned_count, ghosts, ghost_count, owners, indices,
+                        element_size, std::nullopt, plan);
+  });
+}
+
+int gw_plan_create_unstructured_aggregate(gw_world_t world, gw_segment_t owned, size_t owned_offset_bytes,
+                                          size_t owned_count, void* ghosts, size_t ghost_count, const int* owners,
+                                          const size_t* indices, size_t element_size, int mode, gw_plan_t* plan) {
+  return guarded([&] {
+    create_unstructured(world, owned, owned_offset_bytes, owned_count, ghosts, ghost_count, owners, indices,
+                        element_size, aggregation_of(mode, "gw_plan_create_unstructured_aggregate"), plan);
   });
 }
 

@@ -157,7 +157,8 @@ contains
     type(gw_plan) :: plan
     real(8), pointer :: owned(:)
     real(8), allocatable, target :: ghosts(:)
-    integer :: k, owners(3), indices(3)
+    integer :: k, owners(3), indices(3), nodes
+    character(len=:), allocatable :: text
     call gw_segment_allocate(segment, world, owned, [5])
     do k = 1, 5
       owned(k) = 100 * rank + k
@@ -182,6 +183,19 @@ contains
     call gw_plan_reverse_start(plan)
     call gw_plan_reverse_finish(plan, GW_REPLACE, GW_DOUBLE)
     call expect(owned(3) == 100000 * (right + 1), 'unstructured reverse replace')
+    call gw_plan_free(plan)
+    ! The same ghosts combined per pair of nodes between nodes (a misplaced part shows in the values).
+    call gw_world_barrier(world)
+    do k = 1, 5
+      owned(k) = 200 * rank + k
+    end do
+    ghosts = -7
+    call gw_plan_unstructured(plan, world, segment, owned, ghosts, owners, indices, aggregate=GW_AGGREGATE_NODE)
+    call gw_plan_describe(plan, text)
+    call gw_world_node_count(world, nodes)
+    call expect(nodes == 1 .or. index(text, 'one message per pair of nodes') > 0, 'unstructured combined: ' // text)
+    call gw_plan_exchange(plan)
+    call expect(all(ghosts == [200 * right + 5, 200 * right + 1, 200 * left + 3]), 'unstructured combined ghosts')
     call gw_plan_free(plan)
     call gw_segment_free(segment)
   end subroutine

@@ -110,6 +110,30 @@ int main(int argc, char** argv) {
   gw_world_barrier(world);
   OK(gw_plan_destroy(&unstructured));
 
+  /* The same ghosts plus cell 2 of the left neighbour, combined per pair of nodes between nodes. */
+  double ghosts3[3];
+  int owners3[3] = {right, left, right};
+  size_t indices3[3] = {3, 2, 1};
+  code = gw_plan_create_unstructured_aggregate(world, segment, 0, N + 2, ghosts3, 3, owners3, indices3, sizeof(double),
+                                               -1, &unstructured);
+  CHECK(code == GW_ERR_INVALID_ARGUMENT && strstr(gw_last_error_message(), "gw_plan_create_unstructured_aggregate: mode is -1"),
+        "%d %s", code, gw_last_error_message());
+  OK(gw_plan_create_unstructured_aggregate(world, segment, 0, N + 2, ghosts3, 3, owners3, indices3, sizeof(double),
+                                           GW_AGGREGATE_NODE, &unstructured));
+  OK(gw_plan_describe(unstructured, text, sizeof text));
+  if (strstr(text, "inter-node")) CHECK(strstr(text, "aggregated"), "describe: %s", text);
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < N + 2; ++i) u[i] = round * 1e4 + rank * 100.0 + i;
+    ghosts3[0] = ghosts3[1] = ghosts3[2] = -1;
+    gw_world_barrier(world);
+    OK(gw_plan_exchange(unstructured));
+    CHECK(ghosts3[0] == round * 1e4 + right * 100.0 + 3 && ghosts3[1] == round * 1e4 + left * 100.0 + 2 &&
+              ghosts3[2] == round * 1e4 + right * 100.0 + 1,
+          "aggregated unstructured round %d: %g %g %g", round, ghosts3[0], ghosts3[1], ghosts3[2]);
+    gw_world_barrier(world);
+  }
+  OK(gw_plan_destroy(&unstructured));
+
   /* Ping-pong between rank pairs, read in place and acknowledged by the reply: cell 1 goes to the
    * partner's cell 0. */
   int partner = (rank ^ 1) < size ? (rank ^ 1) : -1;
