@@ -232,7 +232,7 @@ TEST(PlanAggregate, AutoCombinesOnlySmallMessages) {
 }
 
 // make_unstructured_plan's mode argument overrides the World's setting, both ways: every rank
-// takes ghosts from every rank (its own elements r*100+k, entry by entry in reverse order).
+// takes every element of every rank, ranks and elements in reverse order, each value naming both.
 TEST(PlanAggregate, UnstructuredPlanTakesTheMode) {
   for (const auto& [setting, argument] : {std::pair{Aggregation::off, Aggregation::node},
                                          std::pair{Aggregation::node, Aggregation::off}}) {
