@@ -76,8 +76,9 @@ case "$ended_by" in
   *) echo "dead_rank.sh: unknown --ended-by $ended_by" >&2; exit 2 ;;
 esac
 if [[ "$ended_by" != launcher ]]; then
-  # A part of a message combined per pair of nodes names the ranks that send and receive the whole.
-  grep -qE "timed out after $timeout_s s waiting for .*( with rank $victim of plan|(sent|received) by rank $victim\b)" \
+  # A part of a message combined per pair of nodes names the ranks that pack, send and receive the
+  # whole: a rank on another node sees the victim among those that pack.
+  grep -qE "timed out after $timeout_s s waiting for .*( with rank $victim of plan|packed by ranks? ([0-9]+, )*$victim\b|(sent|received) by rank $victim\b)" \
     "$output" || problem "no survivor's diagnostic names rank $victim"
 fi
 

@@ -4,6 +4,8 @@
 #include "halo/paths/aggregated.hpp"
 
 #include <atomic>
+#include <set>
+#include <string>
 
 #include "ghostwire/error.hpp"
 #include "halo/commit/slot_build.hpp"
@@ -39,12 +41,24 @@ const NodePair& pair_of(const SlotBuild& b, bool outgoing, std::size_t& index, s
   return pair;
 }
 
+// The ranks whose parts the sending host waits for: a rank on another node that waits for the
+// message learns which of them may be the one that is late.
+std::string packing_ranks(const NodePair& pair) {
+  std::set<int> sources;
+  for (const PairPart& part : pair.parts) sources.insert(part.source);
+  std::string text = sources.size() == 1 ? "rank " : "ranks ";
+  for (auto it = sources.begin(); it != sources.end(); ++it)
+    text += (it == sources.begin() ? "" : ", ") + std::to_string(*it);
+  return text;
+}
+
 std::string pair_text(const PlanState& p, const NodePair& pair) {
   const int me = p.w->node;
   return "the combined message from node " + std::to_string(pair.outgoing ? me : pair.other_node) + " to node " +
          std::to_string(pair.outgoing ? pair.other_node : me) + " on channel " + std::to_string(pair.channel) +
-         " (" + std::to_string(pair.parts.size()) + " parts, " + std::to_string(pair.bytes) + " bytes), sent by rank " +
-         std::to_string(pair.sending_host) + " and received by rank " + std::to_string(pair.receiving_host);
+         " (" + std::to_string(pair.parts.size()) + " parts, " + std::to_string(pair.bytes) + " bytes), packed by " +
+         packing_ranks(pair) + ", sent by rank " + std::to_string(pair.sending_host) +
+         " once all are packed and received by rank " + std::to_string(pair.receiving_host);
 }
 
 }  // namespace
