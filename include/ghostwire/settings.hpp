@@ -19,7 +19,9 @@
 //   GHOSTWIRE_AGGREGATE=auto|node|off            one message per pair of nodes between nodes
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace ghostwire {
 
@@ -54,6 +56,10 @@ enum class PartitionMessages { automatic, separate, combined };
 enum class Aggregation { automatic, node, off };
 
 const char* transport_name(Transport transport) noexcept;
+// "auto", "node" or "off": the names GHOSTWIRE_AGGREGATE, describe() and the bindings use.
+const char* aggregation_name(Aggregation aggregation) noexcept;
+// The mode of such a name; std::nullopt for any other text.
+std::optional<Aggregation> aggregation_from_name(std::string_view name) noexcept;
 // "MPI_THREAD_FUNNELED" and so on.
 const char* thread_level_name(ThreadLevel level) noexcept;
 

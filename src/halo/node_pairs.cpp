@@ -203,8 +203,7 @@ std::string reason_against(const PlanState& p, const std::vector<std::uint64_t>&
 }
 
 std::string mode_source(const PlanState& p) {
-  const char* names[] = {"auto", "node", "off"};
-  const char* name = names[static_cast<int>(p.aggregation)];
+  const char* name = aggregation_name(p.aggregation);
   if (p.aggregation_chosen_by_plan) return std::string("Plan::aggregate: ") + name;
   return std::string("GHOSTWIRE_AGGREGATE=") + name;
 }

@@ -40,6 +40,21 @@ const char* transport_name(Transport transport) noexcept {
   return transport == Transport::rma ? "rma" : "p2p";
 }
 
+const char* aggregation_name(Aggregation aggregation) noexcept {
+  switch (aggregation) {
+    case Aggregation::automatic: return "auto";
+    case Aggregation::node: return "node";
+    case Aggregation::off: return "off";
+  }
+  return "?";
+}
+
+std::optional<Aggregation> aggregation_from_name(std::string_view name) noexcept {
+  for (Aggregation mode : {Aggregation::automatic, Aggregation::node, Aggregation::off})
+    if (name == aggregation_name(mode)) return mode;
+  return std::nullopt;
+}
+
 const char* thread_level_name(ThreadLevel level) noexcept {
   switch (level) {
     case ThreadLevel::single: return "MPI_THREAD_SINGLE";
@@ -122,15 +137,9 @@ Settings Settings::from_environment() {
       raise(Errc::invalid_argument, "GHOSTWIRE_PARTITIONS='" + name + "': expected auto, separate or combined");
   }
   if (const char* text = variable("GHOSTWIRE_AGGREGATE")) {
-    const std::string name = text;
-    if (name == "auto")
-      settings.aggregation = Aggregation::automatic;
-    else if (name == "node")
-      settings.aggregation = Aggregation::node;
-    else if (name == "off")
-      settings.aggregation = Aggregation::off;
-    else
-      raise(Errc::invalid_argument, "GHOSTWIRE_AGGREGATE='" + name + "': expected auto, node or off");
+    const std::optional<Aggregation> mode = aggregation_from_name(text);
+    if (!mode) raise(Errc::invalid_argument, std::string("GHOSTWIRE_AGGREGATE='") + text + "': expected auto, node or off");
+    settings.aggregation = *mode;
   }
   if (const char* text = variable("GHOSTWIRE_THREADS"))
     settings.threads_per_rank = static_cast<int>(parse_integer("GHOSTWIRE_THREADS", text, 1));

@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -275,4 +276,21 @@ TEST(PlanAggregate, RefusedAfterCommit) {
   Plan plan(w, std::vector<int>{w.rank()}, 1);
   plan.commit();
   GW_EXPECT_ERROR(plan.aggregate(Aggregation::off), Errc::state, "Plan::aggregate", "already committed");
+}
+
+// The modes' names: one list for GHOSTWIRE_AGGREGATE, describe() and the bindings.
+TEST(PlanAggregate, ModeNames) {
+  for (Aggregation mode : {Aggregation::automatic, Aggregation::node, Aggregation::off})
+    EXPECT_EQ(aggregation_from_name(aggregation_name(mode)), mode) << aggregation_name(mode);
+  EXPECT_STREQ(aggregation_name(Aggregation::automatic), "auto");
+  EXPECT_STREQ(aggregation_name(Aggregation::node), "node");
+  EXPECT_STREQ(aggregation_name(Aggregation::off), "off");
+  for (const char* wrong : {"", "on", "Node", "automatic", "off "}) EXPECT_FALSE(aggregation_from_name(wrong)) << wrong;
+  const char* launch = std::getenv("GHOSTWIRE_AGGREGATE");
+  const std::string saved = launch ? launch : "";
+  setenv("GHOSTWIRE_AGGREGATE", "sometimes", 1);
+  GW_EXPECT_ERROR(Settings::from_environment(), Errc::invalid_argument,
+                  "GHOSTWIRE_AGGREGATE='sometimes': expected auto, node or off");
+  if (launch) setenv("GHOSTWIRE_AGGREGATE", saved.c_str(), 1);
+  else unsetenv("GHOSTWIRE_AGGREGATE");
 }

@@ -2,6 +2,7 @@
 // What the two Python plans share: running a plan's waits without the GIL, the aggregation modes.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "common.hpp"
@@ -18,10 +19,9 @@ inline void unlocked(F&& f) {
 
 // 'auto', 'node' or 'off' (Plan.aggregate, UnstructuredPlan's aggregate=); `context` names the call.
 inline Aggregation aggregation_of(const std::string& mode, const std::string& context) {
-  if (mode == "auto") return Aggregation::automatic;
-  if (mode == "node") return Aggregation::node;
-  if (mode != "off") invalid(context + ": mode '" + mode + "' is not one of 'auto', 'node', 'off'");
-  return Aggregation::off;
+  const std::optional<Aggregation> found = aggregation_from_name(mode);
+  if (!found) invalid(context + ": mode '" + mode + "' is not one of 'auto', 'node', 'off'");
+  return *found;
 }
 
 }  // namespace ghostwire::python
