@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """ghostwire's benchmark suite, the main job: every benchmark through scripts/launch on each
 execution path (intra, emulated, multihost), side by side with the MPI variants and the floors, in
-about 7 minutes on 2 cores. Collects the JSON lines into results/<timestamp>/, judges every goal by
+about 14 minutes on 2 cores. Collects the JSON lines into results/<timestamp>/, judges every goal by
 paired ratios (bench/goals.py), prints a comparison table per benchmark and a closing summary, and
 writes summary.txt, report.md (the tables as markdown), goals.json and the plots there.
 
