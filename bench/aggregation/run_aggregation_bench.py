@@ -118,6 +118,7 @@ def verdicts(records: list[dict]) -> list[goals.Verdict]:
         where = f"{launch}, {case} ({message_bytes(impls['gw-off']):.0f} B per message)"
         between_hosts = LAUNCHES[launch][0] == "multihost"
         small = message_bytes(impls["gw-off"]) <= SMALL
+        mpi = best_mpi(impls)
         for impl, name in JUDGED:
             if impl not in impls:
                 continue
@@ -125,7 +126,6 @@ def verdicts(records: list[dict]) -> list[goals.Verdict]:
             if between_hosts and small:
                 found.append(goals.judge("aggregation", where, f"{name} / gw-off time", goals.paired_ratios(mine, off),
                                          0.8, False, headline=True))
-                mpi = best_mpi(impls)
                 if mpi:
                     found.append(goals.judge("aggregation", where, f"{name} / best MPI style time",
                                              goals.paired_ratios(mine, mpi), 0.8, False, headline=True))
