@@ -153,6 +153,11 @@ def message_counts(records: list[dict]) -> list[str]:
     return head + lines
 
 
+def median_ratio(mine: dict[int, float] | None, other: dict[int, float] | None) -> str:
+    paired = goals.paired_ratios(mine, other) if mine and other else []
+    return f"{statistics.median(paired):>9.3f}" if paired else f"{'-':>9}"
+
+
 def summary(records: list[dict]) -> str:
     shown = [i for i in IMPLS if any(r["impl"] == i for r in records)]
     head = (f"{'launch':<13} {'case':<12} {'B/msg':>7}  " + "".join(f"{i:>15}" for i in shown) +
@@ -161,15 +166,11 @@ def summary(records: list[dict]) -> str:
              "repetitions (mpi: the fastest MPI style in each; auto: gw, the default mode)", head]
     for (launch, case), impls in sorted(by_point(records).items()):
         cells = "".join(f"{impls[i]['usec']:>15.1f}" if i in impls else f"{'-':>15}" for i in shown)
-        ratios = []
-        if "gw-node" in impls:
-            node = per_repeat(impls["gw-node"])
-            for other in (per_repeat(impls["gw-off"]) if "gw-off" in impls else {}, best_mpi(impls)):
-                paired = goals.paired_ratios(node, other) if other else []
-                ratios.append(f"{statistics.median(paired):>9.3f}" if paired else f"{'-':>9}")
-        if "gw" in impls and "gw-off" in impls:
-            paired = goals.paired_ratios(per_repeat(impls["gw"]), per_repeat(impls["gw-off"]))
-            ratios.append(f"{statistics.median(paired):>9.3f}")
+        times = {i: per_repeat(r) for i, r in impls.items()}
+        mpi = best_mpi(impls)
+        # A '-' where a run restricted with --impl lacks a side, so the columns stay under their heads.
+        ratios = [median_ratio(times.get("gw-node"), times.get("gw-off")), median_ratio(times.get("gw-node"), mpi),
+                  median_ratio(times.get("gw"), times.get("gw-off"))]
         first = next(iter(impls.values()))
         lines.append(f"{launch:<13} {case:<12} {message_bytes(first):>7.0f}  {cells} {' '.join(ratios)}")
     found = verdicts(records)
