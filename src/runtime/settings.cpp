@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include "ghostwire/error.hpp"
 
@@ -32,6 +33,24 @@ int threads_of_openmp(const char* text) {
   char* end = nullptr;
   const long value = std::strtol(text, &end, 10);
   return (end != text && value > 0 && value < (1L << 20)) ? static_cast<int>(value) : 1;
+}
+
+template <class Value>
+struct Choice {
+  const char* name;
+  Value value;
+};
+
+// The value `text` names among `choices`, or an error naming the variable, its value and every
+// choice ("expected a, b or c").
+template <class Value, std::size_t count>
+Value parse_choice(const char* name, const char* text, const Choice<Value> (&choices)[count]) {
+  std::string expected;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (std::string_view(text) == choices[i].name) return choices[i].value;
+    expected += (i == 0 ? "" : i + 1 == count ? " or " : ", ") + std::string(choices[i].name);
+  }
+  raise(Errc::invalid_argument, std::string(name) + "='" + text + "': expected " + expected);
 }
 
 }  // namespace
@@ -69,15 +88,9 @@ Settings Settings::from_environment() {
   Settings settings;
   if (const char* text = variable("GHOSTWIRE_RANKS_PER_NODE"))
     settings.ranks_per_node = static_cast<int>(parse_integer("GHOSTWIRE_RANKS_PER_NODE", text, 0));
-  if (const char* text = variable("GHOSTWIRE_TRANSPORT")) {
-    std::string name = text;
-    if (name == "rma")
-      settings.transport = Transport::rma;
-    else if (name == "p2p")
-      settings.transport = Transport::p2p;
-    else
-      raise(Errc::invalid_argument, "GHOSTWIRE_TRANSPORT='" + name + "': expected rma or p2p");
-  }
+  if (const char* text = variable("GHOSTWIRE_TRANSPORT"))
+    settings.transport =
+        parse_choice<Transport>("GHOSTWIRE_TRANSPORT", text, {{"rma", Transport::rma}, {"p2p", Transport::p2p}});
   if (const char* text = variable("GHOSTWIRE_TIMEOUT")) {
     char* end = nullptr;
     double seconds = std::strtod(text, &end);
@@ -86,56 +99,29 @@ Settings Settings::from_environment() {
             std::string("GHOSTWIRE_TIMEOUT='") + text + "': expected a positive number of seconds");
     settings.timeout_seconds = seconds;
   }
-  if (const char* text = variable("GHOSTWIRE_ON_TIMEOUT")) {
-    std::string name = text;
-    if (name == "abort")
-      settings.on_timeout = TimeoutAction::abort_job;
-    else if (name == "throw")
-      settings.on_timeout = TimeoutAction::throw_error;
-    else
-      raise(Errc::invalid_argument, "GHOSTWIRE_ON_TIMEOUT='" + name + "': expected abort or throw");
-  }
-  if (const char* text = variable("GHOSTWIRE_INTRA_PATH")) {
-    std::string name = text;
-    if (name == "auto")
-      settings.intra_path = IntraPath::automatic;
-    else if (name == "in-place")
-      settings.intra_path = IntraPath::in_place;
-    else if (name == "staged")
-      settings.intra_path = IntraPath::staged;
-    else if (name == "pushed")
-      settings.intra_path = IntraPath::pushed;
-    else
-      raise(Errc::invalid_argument, "GHOSTWIRE_INTRA_PATH='" + name + "': expected auto, in-place, staged or pushed");
-  }
+  if (const char* text = variable("GHOSTWIRE_ON_TIMEOUT"))
+    settings.on_timeout = parse_choice<TimeoutAction>(
+        "GHOSTWIRE_ON_TIMEOUT", text, {{"abort", TimeoutAction::abort_job}, {"throw", TimeoutAction::throw_error}});
+  if (const char* text = variable("GHOSTWIRE_INTRA_PATH"))
+    settings.intra_path = parse_choice<IntraPath>("GHOSTWIRE_INTRA_PATH", text,
+                                                  {{"auto", IntraPath::automatic},
+                                                   {"in-place", IntraPath::in_place},
+                                                   {"staged", IntraPath::staged},
+                                                   {"pushed", IntraPath::pushed}});
   if (const char* text = variable("GHOSTWIRE_TAG_LIMIT"))
     settings.message_tag_limit = parse_integer("GHOSTWIRE_TAG_LIMIT", text, 0);
   if (const char* text = variable("GHOSTWIRE_SPIN")) settings.spin_polls = parse_integer("GHOSTWIRE_SPIN", text, 0);
-  if (const char* text = variable("GHOSTWIRE_THREAD_LEVEL")) {
-    const std::string name = text;
-    if (name == "single")
-      settings.thread_level = ThreadLevel::single;
-    else if (name == "funneled")
-      settings.thread_level = ThreadLevel::funneled;
-    else if (name == "serialized")
-      settings.thread_level = ThreadLevel::serialized;
-    else if (name == "multiple")
-      settings.thread_level = ThreadLevel::multiple;
-    else
-      raise(Errc::invalid_argument,
-            "GHOSTWIRE_THREAD_LEVEL='" + name + "': expected single, funneled, serialized or multiple");
-  }
-  if (const char* text = variable("GHOSTWIRE_PARTITIONS")) {
-    const std::string name = text;
-    if (name == "auto")
-      settings.partition_messages = PartitionMessages::automatic;
-    else if (name == "separate")
-      settings.partition_messages = PartitionMessages::separate;
-    else if (name == "combined")
-      settings.partition_messages = PartitionMessages::combined;
-    else
-      raise(Errc::invalid_argument, "GHOSTWIRE_PARTITIONS='" + name + "': expected auto, separate or combined");
-  }
+  if (const char* text = variable("GHOSTWIRE_THREAD_LEVEL"))
+    settings.thread_level = parse_choice<ThreadLevel>("GHOSTWIRE_THREAD_LEVEL", text,
+                                                      {{"single", ThreadLevel::single},
+                                                       {"funneled", ThreadLevel::funneled},
+                                                       {"serialized", ThreadLevel::serialized},
+                                                       {"multiple", ThreadLevel::multiple}});
+  if (const char* text = variable("GHOSTWIRE_PARTITIONS"))
+    settings.partition_messages = parse_choice<PartitionMessages>("GHOSTWIRE_PARTITIONS", text,
+                                                                  {{"auto", PartitionMessages::automatic},
+                                                                   {"separate", PartitionMessages::separate},
+                                                                   {"combined", PartitionMessages::combined}});
   if (const char* text = variable("GHOSTWIRE_AGGREGATE")) {
     const std::optional<Aggregation> mode = aggregation_from_name(text);
     if (!mode) raise(Errc::invalid_argument, std::string("GHOSTWIRE_AGGREGATE='") + text + "': expected auto, node or off");

@@ -3,12 +3,16 @@
 #include <sched.h>
 
 #include <cstdlib>
+#include <functional>
 #include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "ghostwire/dist/grid.hpp"
 #include "ghostwire/error.hpp"
 #include "ghostwire/segment.hpp"
+#include "ghostwire/settings.hpp"
 #include "ghostwire/world.hpp"
 #include "mpi_test_main.hpp"
 
@@ -128,6 +132,44 @@ TEST(Settings, MalformedEnvironmentNamesTheVariable) {
   setenv("GHOSTWIRE_RANKS_PER_NODE", "two", 1);
   GW_EXPECT_ERROR(Settings::from_environment(), Errc::invalid_argument, "GHOSTWIRE_RANKS_PER_NODE", "two");
   if (rpn) setenv("GHOSTWIRE_RANKS_PER_NODE", keep_rpn.c_str(), 1); else unsetenv("GHOSTWIRE_RANKS_PER_NODE");
+}
+
+// Every variable that names a choice: each choice read, and a wrong name refused with the variable,
+// the value and every choice.
+TEST(Settings, EveryChoiceVariable) {
+  struct Variable {
+    const char* name;
+    const char* expected;
+    std::vector<std::pair<const char*, std::function<bool(const Settings&)>>> choices;
+  };
+  const std::vector<Variable> variables{
+      {"GHOSTWIRE_TRANSPORT", "expected rma or p2p",
+       {{"rma", [](const Settings& s) { return s.transport == Transport::rma; }},
+        {"p2p", [](const Settings& s) { return s.transport == Transport::p2p; }}}},
+      {"GHOSTWIRE_ON_TIMEOUT", "expected abort or throw",
+       {{"abort", [](const Settings& s) { return s.on_timeout == TimeoutAction::abort_job; }},
+        {"throw", [](const Settings& s) { return s.on_timeout == TimeoutAction::throw_error; }}}},
+      {"GHOSTWIRE_THREAD_LEVEL", "expected single, funneled, serialized or multiple",
+       {{"single", [](const Settings& s) { return s.thread_level == ThreadLevel::single; }},
+        {"funneled", [](const Settings& s) { return s.thread_level == ThreadLevel::funneled; }},
+        {"serialized", [](const Settings& s) { return s.thread_level == ThreadLevel::serialized; }},
+        {"multiple", [](const Settings& s) { return s.thread_level == ThreadLevel::multiple; }}}},
+      {"GHOSTWIRE_PARTITIONS", "expected auto, separate or combined",
+       {{"auto", [](const Settings& s) { return s.partition_messages == PartitionMessages::automatic; }},
+        {"separate", [](const Settings& s) { return s.partition_messages == PartitionMessages::separate; }},
+        {"combined", [](const Settings& s) { return s.partition_messages == PartitionMessages::combined; }}}},
+  };
+  for (const Variable& v : variables) {
+    const char* saved = std::getenv(v.name);
+    const std::string keep = saved ? saved : "";
+    for (const auto& [text, holds] : v.choices) {
+      setenv(v.name, text, 1);
+      EXPECT_TRUE(holds(Settings::from_environment())) << v.name << "=" << text;
+    }
+    setenv(v.name, "Multiple", 1);  // names are case-sensitive
+    GW_EXPECT_ERROR(Settings::from_environment(), Errc::invalid_argument, v.name, "'Multiple'", v.expected);
+    if (saved) setenv(v.name, keep.c_str(), 1); else unsetenv(v.name);
+  }
 }
 
 TEST(Settings, IntraPathChoice) {
