@@ -11,8 +11,10 @@
 // A column of a row-major grid touches one line per element, which the sender rewrites, so it is
 // not read in place; a row is. For sparse send layouts the receive layout decides between staging
 // and pushing: ghosts stored together (an unstructured mesh's) take a push; a grid's ghost column
-// is as sparse as the column sent and stays staged. Why, with measurements: docs/plans.md, "In
-// place or staged" and "One copy for sparse messages between node peers".
+// is as sparse as the column sent and stays staged. With more ranks than cores every slot between
+// node peers is staged: an in-place slot's next message waits for its receiver to have run, a
+// double-buffered one does not. Why, with measurements: docs/plans.md, "In place or staged", "One
+// copy for sparse messages between node peers" and "Ranks that share cores".
 #include "halo/path_choice.hpp"
 
 #include <algorithm>
@@ -46,10 +48,13 @@ bool dense(const PlanState& p, const std::vector<PieceSpec>& pieces) {
 
 bool dense_piece(const PlanState& p, const PieceSpec& piece) { return dense(p, std::vector<PieceSpec>{piece}); }
 
+// Plans acknowledged by reply gain nothing from a second buffer: the sender waits for the reply.
+bool cores_shared(const PlanState& p) { return p.w->machine_threads > p.w->cores && !p.acknowledge_by_reply; }
+
 bool split_wanted(const PlanState& p, std::size_t slot) {
   const auto& pieces = p.send_pieces[slot];
   if (p.acknowledge_by_reply || p.w->settings.intra_path != IntraPath::automatic || slot_between_nodes(p, slot) ||
-      p.neighbours[slot / p.channels] == p.w->rank || !all_in_segments(p, pieces))
+      p.neighbours[slot / p.channels] == p.w->rank || !all_in_segments(p, pieces) || cores_shared(p))
     return false;
   bool some_dense = false, some_sparse = false;
   for (const PieceSpec& piece : pieces) {
@@ -91,7 +96,7 @@ SlotPath send_path(const PlanState& p, std::size_t slot) {
   }
   // A message to myself (periodic boundaries) reads lines of my own cache: in place, whatever the shape.
   if (p.neighbours[slot / p.channels] == p.w->rank) return SlotPath::in_place;
-  return dense(p, pieces) ? SlotPath::in_place : SlotPath::staged;
+  return dense(p, pieces) && !cores_shared(p) ? SlotPath::in_place : SlotPath::staged;
 }
 
 // Plans that acknowledge by reply run slot by slot with a message posted at every send() and
@@ -105,6 +110,8 @@ bool push_wanted(const PlanState& p, std::size_t slot) {
     case IntraPath::pushed: return true;
     case IntraPath::automatic: break;
   }
+  // Dense data staged only because cores are shared: pushing it measured no faster than staging.
+  if (cores_shared(p) && all_in_segments(p, p.send_pieces[slot]) && dense(p, p.send_pieces[slot])) return false;
   return send_path(p, slot) == SlotPath::staged;
 }
 

@@ -20,10 +20,15 @@ bool dense_piece(const PlanState& p, const PieceSpec& piece);
 // The slot's neighbour is on another (possibly emulated) node.
 bool slot_between_nodes(const PlanState& p, std::size_t slot);
 
+// More ranks (threads) on this machine than cores, a node peer may need this very core: slots
+// between node peers are staged (double-buffered) rather than read in place, but in plans
+// acknowledged by reply.
+bool cores_shared(const PlanState& p);
+
 // A send slot worth splitting in two messages: between node peers (not to itself), by the automatic
 // choice, every piece in a Segment, some pieces dense and others not (a grid's rows and columns to
-// one neighbour). Its dense pieces are read in place (part 0), the others staged (part 1), instead
-// of staging the whole message: one rule for every plan, grids included.
+// one neighbour), cores not shared. Its dense pieces are read in place (part 0), the others staged
+// (part 1), instead of staging the whole message: one rule for every plan, grids included.
 bool split_wanted(const PlanState& p, std::size_t slot);
 struct SplitPieces {
   std::vector<PieceSpec> parts[2];  // read in place, staged; each in message order
@@ -32,7 +37,8 @@ struct SplitPieces {
 SplitPieces split_pieces(const PlanState& p, std::size_t slot);
 
 // The sender's own choice for send slot `slot`: p.inter_node_path, in place or staged (a split
-// slot: in place, for its part 0).
+// slot: in place, for its part 0; every slot between node peers staged where cores are shared,
+// but a message to itself).
 SlotPath send_path(const PlanState& p, std::size_t slot);
 // The sender would rather push slot `slot` into the receiver's ghost cells than take send_path.
 bool push_wanted(const PlanState& p, std::size_t slot);

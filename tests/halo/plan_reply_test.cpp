@@ -90,8 +90,11 @@ TEST(PlanInPlace, ViewIsThePeersDataOnTheNodeAndNullAcrossNodes) {
     const std::byte* view = pair.plan.view(c, pair.partner);
     if (!w.shares_memory_with(pair.partner)) {
       EXPECT_EQ(view, nullptr) << "channel " << c;
-    } else if (w.settings().intra_path == IntraPath::staged) {
+    } else if (w.settings().intra_path == IntraPath::staged ||
+               (w.settings().intra_path == IntraPath::automatic && w.oversubscribed())) {
+      // Staged (by the automatic choice where ranks share cores: docs/plans.md).
       EXPECT_NE(view, nullptr) << "channel " << c << ": a staged message is read in its staging buffer";
+      EXPECT_NE(view, pair.out.peer_data(pair.partner) + c * count * sizeof(double)) << "channel " << c;
     } else if (w.settings().intra_path == IntraPath::pushed) {
       EXPECT_EQ(view, nullptr) << "channel " << c << ": a pushed message is written into the ghost cells";
     } else {
@@ -99,6 +102,25 @@ TEST(PlanInPlace, ViewIsThePeersDataOnTheNodeAndNullAcrossNodes) {
     }
   }
   w.barrier();
+}
+
+// Where ranks share cores the automatic choice stages a node peer's dense message (docs/plans.md),
+// but not in a plan acknowledged by reply: its sender waits for the reply either way.
+TEST(PlanInPlace, OnlyReplyPlansReadInPlaceWhereCoresAreShared) {
+  Settings settings = Settings::from_environment();
+  settings.intra_path = IntraPath::automatic;
+  settings.threads_per_rank = 1 << 16;  // more than any machine's cores
+  World shared(gwtest::world().comm(), settings);
+  ASSERT_TRUE(shared.oversubscribed());
+  Pair staged(shared, false), by_reply(shared, true);
+  for (std::size_t c = 0; staged.partner >= 0 && shared.shares_memory_with(staged.partner) && c < channels; ++c) {
+    const std::byte* in_place = staged.out.peer_data(staged.partner) + c * count * sizeof(double);
+    EXPECT_NE(staged.plan.view(c, staged.partner), nullptr) << "channel " << c;
+    EXPECT_NE(staged.plan.view(c, staged.partner), in_place) << "channel " << c;
+    EXPECT_EQ(by_reply.plan.view(c, by_reply.partner), by_reply.out.peer_data(by_reply.partner) + c * count * sizeof(double))
+        << "channel " << c;
+  }
+  shared.barrier();
 }
 
 TEST(PlanReply, PingPongReadsInPlaceAndAcknowledgesWithTheReply) {
