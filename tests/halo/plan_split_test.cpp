@@ -102,7 +102,7 @@ TEST(PlanSplit, MixedPiecesGoAsTwoPartsAndArriveWhole) {
   SplitRing ring(gwtest::world());
   const std::string text = ring.plan.describe();
   // Split by the automatic choice only (GHOSTWIRE_INTRA_PATH=in-place|staged|pushed force one path),
-  // and only while every rank has a core (else the whole message is staged: docs/plans.md).
+  // and only while every rank has a core (else the whole message goes as one: docs/plans.md).
   const bool split = ring.right != ring.w.rank() && ring.w.shares_memory_with(ring.right) &&
                      ring.w.settings().intra_path == IntraPath::automatic && !ring.w.oversubscribed();
   EXPECT_EQ(text.find("send    channel 0 with rank " + std::to_string(ring.right) + " (part 1 of 2)") != std::string::npos,
