@@ -43,11 +43,14 @@ module ghostwire
   type, public :: gw_plan
     type(c_ptr) :: ptr = c_null_ptr
   end type
-  ! Registered memory of a plan: the array's rank, lower bounds and shape.
+  ! Registered memory of a plan: the array's rank, lower bounds and shape; its address and element
+  ! size, against which gw_plan_add_section places a section.
   type, public :: gw_region
     integer(c_int) :: id = -1
     integer :: rank = 0
     integer(c_int64_t) :: lower(3) = 1, extent(3) = 1
+    integer(c_intptr_t) :: base = 0
+    integer(c_size_t) :: element = 0
   end type
   type, public :: gw_grid
     type(c_ptr) :: ptr = c_null_ptr
@@ -67,7 +70,7 @@ module ghostwire
   public :: gw_allreduce, gw_allreduce_start, gw_reduction_wait, gw_topo_cart_comm
   public :: gw_segment_create, gw_segment_free, gw_segment_size, gw_segment_allocate, gw_segment_array
   public :: gw_write_notify, gw_notify, gw_notify_test, gw_notify_wait, gw_notify_waitsome, gw_notify_reset
-  public :: gw_plan_create, gw_plan_free, gw_plan_add_memory, gw_plan_add_box, gw_plan_add_indices, &
+  public :: gw_plan_create, gw_plan_free, gw_plan_add_memory, gw_plan_add_box, gw_plan_add_section, gw_plan_add_indices, &
             gw_plan_commit, gw_plan_send, gw_plan_test_recv, gw_plan_wait_recv, gw_plan_test_send, &
             gw_plan_wait_send, gw_plan_exchange, gw_plan_start, gw_plan_finish, gw_plan_describe, &
             gw_plan_unstructured, gw_plan_partition, gw_plan_pready, gw_plan_parrived, gw_plan_exchange_share, &
@@ -752,6 +755,8 @@ contains
     dims = size(extents)
     region%rank = dims
     region%extent(1:dims) = extents
+    region%base = address_of(base)
+    region%element = element
     if (present(lower)) then
       if (.not. rank_ok('gw_plan_add_memory', 'lower', size(lower), dims, ierr)) return
       region%lower(1:dims) = lower
@@ -793,6 +798,66 @@ contains
     call check(c_plan_add_box(plan%ptr, int(direction, c_int), int(channel, c_size_t), int(neighbour, c_int), &
                               region%id, start, int(r, c_int), extents, strides), ierr)
   end subroutine
+
+  ! The box that a section of the region's array occupies, from the section's own addresses: its
+  ! first element and the distance in bytes between neighbours in each dimension (step), its
+  ! extents. Checked against the region's memory and element size, then appended as
+  ! gw_plan_add_box appends a box.
+  subroutine add_section_box(plan, direction, channel, neighbour, region, first, step, extents, element, ierr)
+    type(gw_plan), intent(in) :: plan
+    integer, intent(in) :: direction, channel, neighbour
+    type(gw_region), intent(in) :: region
+    integer(c_intptr_t), intent(in) :: first, step(:)
+    integer, intent(in) :: extents(:)
+    integer(c_size_t), intent(in) :: element
+    integer, intent(out), optional :: ierr
+    integer(c_size_t) :: box_extents(3), start
+    integer(c_ptrdiff_t) :: box_strides(3)
+    integer(c_intptr_t) :: low, high, bytes, size_of
+    integer :: d, dims
+    if (element /= region%element) then
+      call fail(GW_ERR_INVALID_ARGUMENT, 'gw_plan_add_section: the section''s elements have ' // itoa(int(element)) // &
+                ' bytes, the region''s array''s ' // itoa(int(region%element)) // &
+                ' (a section of another array, or a region not from gw_plan_add_memory?)', ierr)
+      return
+    end if
+    dims = size(extents)
+    box_extents = 1
+    box_strides = 1
+    start = 0
+    if (all(extents > 0)) then
+      size_of = int(element, c_intptr_t)
+      low = first
+      high = first
+      do d = 1, dims
+        if (step(d) < 0) low = low + (extents(d) - 1) * step(d)
+        if (step(d) > 0) high = high + (extents(d) - 1) * step(d)
+      end do
+      bytes = product(region%extent(1:region%rank)) * size_of
+      if (low < region%base .or. high + size_of > region%base + bytes) then
+        call fail(GW_ERR_OUT_OF_RANGE, 'gw_plan_add_section: the section lies outside the region''s array ' // &
+                  '(a section of another array?)', ierr)
+        return
+      end if
+      if (modulo(first - region%base, size_of) /= 0 .or. any(modulo(step, size_of) /= 0)) then
+        call fail(GW_ERR_INVALID_ARGUMENT, 'gw_plan_add_section: the section does not fall on the region''s ' // &
+                  'elements', ierr)
+        return
+      end if
+      start = int((first - region%base) / size_of, c_size_t)
+      do d = 1, dims
+        if (extents(d) > 1) box_strides(d) = int(step(d) / size_of, c_ptrdiff_t)
+      end do
+    end if
+    box_extents(1:dims) = int(extents, c_size_t)
+    call check(c_plan_add_box(plan%ptr, int(direction, c_int), int(channel, c_size_t), int(neighbour, c_int), &
+                              region%id, start, int(dims, c_int), box_extents, box_strides), ierr)
+  end subroutine
+
+  integer(c_intptr_t) function address_of(pointer)
+    type(c_ptr), intent(in) :: pointer
+    address_of = transfer(pointer, 0_c_intptr_t)
+  end function
 
   ! Appends the elements at these positions of the region's array (1-based, array element order:
   ! for a rank-1 array with lower bound 1, its indices).

@@ -70,6 +70,14 @@ endforeach()
 # The benchmark still runs (tiny sizes; it needs mpi4py, which Debian builds on Open MPI).
 execute_process(COMMAND ${Python_EXECUTABLE} -c "import mpi4py" RESULT_VARIABLE no_mpi4py OUTPUT_QUIET ERROR_QUIET)
 if(GHOSTWIRE_MPI_FLAVOR STREQUAL "openmpi" AND NOT no_mpi4py)
+  # docs/python.md's first program, and the porting guide's Jacobi program on numpy arrays the
+  # program owns (the checksum of examples/porting/mpi_jacobi.cpp); both use mpi4py.
+  gw_add_mpi_test(NAME python.examples.first_steps.2 RANKS 2 TIMEOUT 60 LABELS python examples
+                  ENV "${python_env}" PASS_REGEX "checksum 99198\\.651093"
+                  COMMAND ${Python_EXECUTABLE} ${examples}/first_steps.py)
+  gw_add_mpi_test(NAME python.examples.porting_jacobi.2 RANKS 2 TIMEOUT 60 LABELS python examples
+                  ENV "${python_env}" PASS_REGEX "checksum 513671\\.116937"
+                  COMMAND ${Python_EXECUTABLE} ${PROJECT_SOURCE_DIR}/examples/porting/jacobi_plan.py)
   gw_add_mpi_test(NAME python.bench_halo.smoke.2 RANKS 2 PATH intra TIMEOUT 120 LABELS python bench
                   ENV "${python_env}" PASS_REGEX "median us per update"
                   COMMAND ${Python_EXECUTABLE} ${PROJECT_SOURCE_DIR}/bench/python/bench_halo.py --quick)

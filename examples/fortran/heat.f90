@@ -17,6 +17,8 @@ program heat
   call gw_world_init(world, MPI_COMM_WORLD)          ! or an integer handle of `use mpi`
   call gw_grid_create(grid, world, u, [200, 120], halo=[1], periodic=[.true., .true.])
   call gw_grid_info(grid, local_extents=n, offset=offset)
+  ! u is this rank's block: u(0:n(1)+1, 0:n(2)+1), owned cells 1..n(k), i fastest.
+  ! The global index of local cell i is offset(1) + i.
   do j = 1, n(2)
     do i = 1, n(1)
       u(i, j) = offset(1) + i + 1000 * (offset(2) + j)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ghostwire.Plan(world, neighbours, channels): the general plan over numpy arrays. add_send and
-// add_receive take index lists into your own arrays (C-contiguous, kept alive by the plan), then
-// commit() and exchange() (docs/plans.md).
+// add_receive take your own arrays (C-contiguous, kept alive by the plan) with a box of them as a
+// numpy index (numpy.s_[1:-1, 0]) or a flat index list, then commit() and exchange() (docs/plans.md,
+// docs/python.md).
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -9,6 +10,7 @@
 
 #include "common.hpp"
 #include "ghostwire/plan.hpp"
+#include "plan_box.hpp"
 #include "plan_calls.hpp"
 #include "world.hpp"
 
@@ -78,13 +80,15 @@ class PyPlan final : public Closable {
       invalid(std::string(what) + ": expected a numpy array, got " + std::string(py::str(py::type::of(array))));
     const Element element = element_of(py::reinterpret_borrow<py::array>(array).dtype(), what);
     py::array checked = require_array(array, element, what);
-    std::vector<std::size_t> list = index_list(indices, static_cast<std::size_t>(checked.size()),
-                                               send ? "Plan.add_send: indices" : "Plan.add_receive: indices");
+    const char* index_what = send ? "Plan.add_send: indices" : "Plan.add_receive: indices";
+    Layout layout = is_box_index(indices)
+                        ? box_of(indices, checked, index_what)
+                        : Layout::indices(index_list(indices, static_cast<std::size_t>(checked.size()), index_what));
     Region region = region_of(checked, element);
     if (send)
-      plan.add_send(channel, neighbour, region, Layout::indices(std::move(list)));
+      plan.add_send(channel, neighbour, region, layout);
     else
-      plan.add_receive(channel, neighbour, region, Layout::indices(std::move(list)));
+      plan.add_receive(channel, neighbour, region, layout);
   }
 
  private:
@@ -109,12 +113,15 @@ class PyPlan final : public Closable {
 
 void bind_plan(py::module_& m) {
   bind_unstructured_plan(m);
-  py::class_<PyPlan>(m, "Plan", R"(A halo exchange built once and run many times, over index lists of numpy arrays.
+  py::class_<PyPlan>(m, "Plan", R"(A halo exchange built once and run many times, over your own numpy arrays.
 
 Plan(world, neighbours, channels=1); add_send(channel, neighbour, array, indices) and
 add_receive(...) for every message (both sides must agree on counts and dtypes); commit()
-(collective); then exchange() or start()/finish(), or send/wait_recv/wait_send per slot. Arrays
-must be C-contiguous; the plan keeps them alive and reads/writes them in place.)")
+(collective); then exchange() or start()/finish(), or send/wait_recv/wait_send per slot. indices is
+a box of the array as a numpy index of integers and slices (numpy.s_[1:-1, 0]: a column; at most 3
+dimensions of more than one element) or a flat list of element numbers. Arrays must be
+C-contiguous; the plan keeps them alive and reads and writes them in place, at the address they
+have now.)")
       .def(py::init<const py::object&, const std::vector<int>&, std::size_t>(), py::arg("world"),
            py::arg("neighbours"), py::arg("channels") = 1)
       .def(
@@ -124,7 +131,9 @@ must be C-contiguous; the plan keeps them alive and reads/writes them in place.)
             return &p;
           },
           py::arg("channel"), py::arg("neighbour"), py::arg("array"), py::arg("indices"),
-          py::return_value_policy::reference)
+          py::return_value_policy::reference,
+          "Appends array[indices] (a numpy index of integers and slices: a box, in the order numpy lists it) or the "
+          "elements at a flat index list to the message to neighbour on channel.")
       .def(
           "add_receive",
           [](PyPlan& p, std::size_t c, int n, const py::object& a, const py::object& i) {
@@ -132,7 +141,9 @@ must be C-contiguous; the plan keeps them alive and reads/writes them in place.)
             return &p;
           },
           py::arg("channel"), py::arg("neighbour"), py::arg("array"), py::arg("indices"),
-          py::return_value_policy::reference)
+          py::return_value_policy::reference,
+          "Appends array[indices] (a box) or the elements at a flat index list to the message from neighbour on "
+          "channel: the ghost cells it fills.")
       .def(
           "partition_send",
           [](PyPlan& p, std::size_t c, int n, const py::object& parts) {

@@ -101,3 +101,81 @@ def test_aggregate_names_the_modes(world):
     with ghostwire.Plan(world, [world.rank], channels=1) as plan:
         with pytest.raises(ghostwire.Error, match="'auto', 'node', 'off'"):
             plan.aggregate("always")
+
+
+def test_messages_as_boxes_of_numpy_arrays(world):
+    """Messages given as numpy indices of the arrays (boxes): a strided column, a reversed row, a
+    3-D block with a step, an Ellipsis, one element, an index list and a box on one array.
+    Every ghost must hold exactly what numpy's own indexing of the left neighbour's array gives."""
+    n, rank = world.size, world.rank
+    right, left = (rank + 1) % n, (rank - 1) % n
+    s = numpy.s_
+    pieces = [  # (array, index sent to the right, index received from the left)
+        ("2d", s[1:-1, 0], s[1:-1, -1]),       # a column into the last column
+        ("2d", s[2, ::-1], s[0, :]),           # a row, reversed, into the first row
+        ("3d", s[1:3, ::2, -1], s[0:2, 1:4, 0]),      # a 2 x 3 block with a step
+        ("3d", s[..., 2], s[3, ::-1, 1:5]),    # an Ellipsis, into a block reversed along one dimension
+        ("2d", s[-1, -1:], s[3, 3:4]),         # one element
+        ("2d", [0, 7, 9], s[2, 2:5]),          # an index list, then a box, on one array
+    ]
+
+    def arrays(owner):
+        return {"2d": numpy.arange(48.0).reshape(6, 8) + 1000 * owner,
+                "3d": numpy.arange(120.0).reshape(4, 5, 6) + 1000 * owner}
+
+    mine = arrays(rank)
+    ghosts = {name: numpy.full(a.shape, -1.0) for name, a in mine.items()}
+    with ghostwire.Plan(world, sorted({right, left}), channels=len(pieces)) as plan:
+        for channel, (name, send, receive) in enumerate(pieces):
+            plan.add_send(channel, right, mine[name], send)
+            plan.add_receive(channel, left, ghosts[name], receive)
+        plan.commit()
+        for step in range(3):
+            for a in mine.values():
+                a += 1
+            for g in ghosts.values():
+                g[...] = -1
+            plan.exchange()
+            theirs = {name: a + step + 1 for name, a in arrays(left).items()}
+            want = {name: numpy.full(a.shape, -1.0) for name, a in mine.items()}
+            for name, send, receive in pieces:
+                sent = theirs[name].ravel()[send] if isinstance(send, list) else theirs[name][send]
+                want[name][receive] = numpy.reshape(sent, want[name][receive].shape)
+            for name in mine:
+                assert ghosts[name].tolist() == want[name].tolist(), name
+
+
+def test_boxes_the_exchange_writes_in_place(world):
+    """A box of a numpy array the program owns is read and written where it is: values changed
+    after commit travel, and ghost cells are written into the array itself, not a copy."""
+    right, left = (world.rank + 1) % world.size, (world.rank - 1) % world.size
+    u = numpy.zeros((4, 6))
+    with ghostwire.Plan(world, sorted({right, left}), channels=1) as plan:
+        plan.add_send(0, right, u, numpy.s_[1:-1, -2]).add_receive(0, left, u, numpy.s_[1:-1, 0]).commit()
+        u[1:-1, -2] = [10 * world.rank + 1, 10 * world.rank + 2]
+        plan.exchange()
+        assert u[1:-1, 0].tolist() == [10 * left + 1, 10 * left + 2]
+
+
+def test_box_index_errors_name_the_index(world):
+    """What numpy would refuse is refused, naming the index and the dimension; so is a box of more
+    than 3 dimensions of more than one element."""
+    a = numpy.zeros((6, 8))
+    s = numpy.s_
+    with ghostwire.Plan(world, [world.rank], channels=1) as plan:
+        cases = [
+            (s[1:-1, 0, 0], ghostwire.Errc.out_of_range, r"3 indices for an array of 2 dimension"),
+            (s[6, :], ghostwire.Errc.out_of_range, r"dimension 0: index 6 is outside an extent of 6"),
+            (s[:, -9], ghostwire.Errc.out_of_range, r"dimension 1: index -9 is outside an extent of 8"),
+            (s[::0, 1], ghostwire.Errc.invalid_argument, r"dimension 0: slice step cannot be zero"),
+            (s[[1, 2], 0:1], ghostwire.Errc.invalid_argument, r"dimension 0: expected an integer or a slice, got list"),
+            (s[..., ..., 0], ghostwire.Errc.invalid_argument, r"one Ellipsis"),
+        ]
+        for index, code, message in cases:
+            with pytest.raises(ghostwire.Error, match=message) as raised:
+                plan.add_send(0, world.rank, a, index)
+            assert raised.value.code == code
+            assert "Plan.add_send: indices" in str(raised.value)
+        with pytest.raises(ghostwire.Error, match="a box of 4 dimensions of more than one element; a plan's box"):
+            plan.add_receive(0, world.rank, numpy.zeros((2, 2, 2, 2)), s[...])
+        assert plan.add_send(0, world.rank, numpy.zeros((2, 1, 2, 2)), s[...]) is plan  # a dimension of 1 is no dimension
