@@ -1,7 +1,8 @@
 ! SPDX-License-Identifier: BSD-3-Clause
 ! Plans from Fortran: boxes (strided columns of an i-fastest array, 3-D boxes with other lower
-! bounds) and index lists (positions and subscripts) on a periodic ring of ranks, every way of
-! running an exchange, an unstructured plan, and misuse answered by the library's message.
+! bounds), sections of the arrays themselves and index lists (positions and subscripts) on a
+! periodic ring of ranks, every way of running an exchange, an unstructured plan, and misuse
+! answered by the library's message.
 program plan_test
   use mpi_f08
   use ghostwire
@@ -19,6 +20,7 @@ program plan_test
   left = modulo(rank - 1, ranks)
 
   call test_ring()
+  call test_sections()
   call test_unstructured()
   call test_partitions()
   call test_misuse()
@@ -151,6 +153,78 @@ contains
     call gw_plan_free(plan)
   end subroutine
 
+  ! Messages as sections of the arrays, in the arrays' own bounds (gw_plan_add_section; no lower=
+  ! needed): a strided column, a row reversed, one cell, a 2 x 3 section of a 3-D array with steps
+  ! into a section of another rank; every cell of the receiving arrays checked.
+  subroutine test_sections()
+    real(8), allocatable, target :: u(:, :), g(:, :)
+    integer, allocatable, target :: v(:, :, :), w(:, :, :)
+    type(gw_plan) :: plan
+    type(gw_region) :: ru, rg, rv, rw
+    integer :: round, i, j, k, bad
+    real(8) :: want
+    integer :: want_w
+    allocate(u(0:nx + 1, 0:ny + 1), g(0:nx + 1, 0:ny + 1), v(0:3, 0:4, 0:5), w(-2:2, 3, 4))
+    call gw_plan_create(plan, world, neighbours(), 3)
+    call gw_plan_add_memory(plan, u, ru)
+    call gw_plan_add_memory(plan, g, rg)
+    call gw_plan_add_memory(plan, v, rv)
+    call gw_plan_add_memory(plan, w, rw)
+    ! Channel 0 travels right: column nx (strided) into the right neighbour's column 0.
+    call gw_plan_add_section(plan, GW_SEND, 0, right, ru, u(nx, 1:ny))
+    call gw_plan_add_section(plan, GW_RECEIVE, 0, left, rg, g(0, 1:ny))
+    ! Channel 1 travels left: row 1 reversed into row ny+1, then cell (1, ny) into the corner (0, 0).
+    call gw_plan_add_section(plan, GW_SEND, 1, left, ru, u(nx:1:-1, 1))
+    call gw_plan_add_section(plan, GW_SEND, 1, left, ru, u(1:1, ny))
+    call gw_plan_add_section(plan, GW_RECEIVE, 1, right, rg, g(1:nx, ny + 1))
+    call gw_plan_add_section(plan, GW_RECEIVE, 1, right, rg, g(0:0, 0))
+    ! Channel 2 travels right: v(1:3:2, 4, 0:5:2) (2 x 3 with steps) into w(-1:0, 1:3, 2).
+    call gw_plan_add_section(plan, GW_SEND, 2, right, rv, v(1:3:2, 4, 0:5:2))
+    call gw_plan_add_section(plan, GW_RECEIVE, 2, left, rw, w(-1:0, 1:3, 2))
+    call gw_plan_commit(plan)
+    do round = 1, 3
+      do j = 1, ny
+        do i = 1, nx
+          u(i, j) = cell_value(rank, i, j, round)
+        end do
+      end do
+      do k = 0, 5
+        do j = 0, 4
+          do i = 0, 3
+            v(i, j, k) = box_value(rank, i, j, k) + round
+          end do
+        end do
+      end do
+      g = -7
+      w = -7
+      call gw_plan_exchange(plan)
+      bad = 0
+      do j = 0, ny + 1
+        do i = 0, nx + 1
+          want = -7
+          if (i == 0 .and. j >= 1 .and. j <= ny) want = cell_value(left, nx, j, round)
+          if (j == ny + 1 .and. i >= 1 .and. i <= nx) want = cell_value(right, nx + 1 - i, 1, round)
+          if (i == 0 .and. j == 0) want = cell_value(right, 1, ny, round)
+          if (g(i, j) /= want) bad = bad + 1
+        end do
+      end do
+      call expect(bad == 0, 'sections: g holds the neighbours'' column, reversed row and corner cell')
+      bad = 0
+      do k = 1, 4
+        do j = 1, 3
+          do i = -2, 2
+            want_w = -7
+            if (k == 2 .and. i >= -1 .and. i <= 0) want_w = box_value(left, 1 + 2 * (i + 1), 4, 2 * (j - 1)) + round
+            if (w(i, j, k) /= want_w) bad = bad + 1
+          end do
+        end do
+      end do
+      call expect(bad == 0, 'sections: w(-1:0, 1:3, 2) holds the left neighbour''s v(1:3:2, 4, 0:5:2)')
+      call gw_world_barrier(world)
+    end do
+    call gw_plan_free(plan)
+  end subroutine
+
   ! Ghost g is element indices(g) of rank owners(g)'s owned array.
   subroutine test_unstructured()
     type(gw_segment) :: segment
@@ -246,11 +320,12 @@ contains
   end subroutine
 
   subroutine test_misuse()
-    real(8), allocatable, target :: u(:, :)
+    real(8), allocatable, target :: u(:, :), other(:, :)
+    integer, allocatable, target :: cells(:, :)
     type(gw_plan) :: plan
     type(gw_region) :: ru
     integer :: ierr
-    allocate(u(0:nx + 1, 0:ny + 1))
+    allocate(u(0:nx + 1, 0:ny + 1), other(nx, ny), cells(nx, ny))
     call gw_plan_create(plan, world, neighbours(), 1)
     call gw_plan_add_memory(plan, u(1:nx:2, :), ru, ierr=ierr)
     call expect_error(ierr, GW_ERR_INVALID_ARGUMENT, 'array is not contiguous', 'a strided section')
@@ -263,6 +338,12 @@ contains
     call expect_error(ierr, GW_ERR_OUT_OF_RANGE, 'outside the array''s bounds 0:7', 'a box beyond the array')
     call gw_plan_add_indices(plan, GW_SEND, 0, right, ru, [1, 0], ierr=ierr)
     call expect_error(ierr, GW_ERR_OUT_OF_RANGE, 'indices(2) = 0', 'an index below 1')
+    call gw_plan_add_section(plan, GW_SEND, 0, right, ru, other(1, 1:ny), ierr=ierr)
+    call expect_error(ierr, GW_ERR_OUT_OF_RANGE, 'the section lies outside the region''s array', &
+                      'a section of another array')
+    call gw_plan_add_section(plan, GW_SEND, 0, right, ru, cells(1, 1:ny), ierr=ierr)
+    call expect_error(ierr, GW_ERR_INVALID_ARGUMENT, 'the section''s elements have 4 bytes, the region''s array''s 8', &
+                      'a section of another element type')
     ! A mismatch: two elements sent, three expected.
     call gw_plan_add_box(plan, GW_SEND, 0, right, ru, [1, 1], [2, 1])
     call gw_plan_add_box(plan, GW_RECEIVE, 0, left, ru, [0, 1], [0, 3])
