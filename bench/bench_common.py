@@ -1,16 +1,24 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Helpers shared by the benchmark drivers (run_suite.py, heat/, minighost/): reading the programs'
-JSON lines and describing the machine a run was measured on."""
+JSON lines, describing the machine a run was measured on, and a driver's time budget (Budget)."""
 from __future__ import annotations
 
+import argparse
 import datetime
 import json
+import math
 import os
 import platform
 import shlex
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,8 +96,8 @@ def run_side_by_side(command: list[str], log, app: str, variants: int, what: str
 def paired_median(top: dict, bottom: dict) -> float | None:
     """Median over the shared keys (repeats, rounds) of top[k] / bottom[k]: the measurements with one
     key ran back to back, so the machine's slow and fast phases, longer than a run, cancel. None
-    when no key is shared. Every driver judges its goals with this one statistic."""
-    ratios = [top[k] / bottom[k] for k in top if k in bottom and bottom[k] > 0]
+    when no key has two positive values. Every driver judges its goals with this one statistic."""
+    ratios = [top[k] / bottom[k] for k in top if k in bottom and bottom[k] > 0 and top[k] > 0]
     return statistics.median(ratios) if ratios else None
 
 
@@ -200,11 +208,15 @@ def save_figure(plt, figure, title: str, path: Path) -> Path:
 
 
 def write_report(program: str, out_dir: Path, results_file: str, records: list[dict], summary, plot) -> str:
-    """Prints `summary(records)`, writes it to summary.txt and draws `plot(records, out_dir)`."""
+    """Prints `summary(records)` and what the time budget cut (budget.json), writes them to
+    summary.txt and draws `plot(records, out_dir)`."""
     if not records:
         print(f"{program}: no results in {out_dir}/{results_file}")
         return ""
     text = summary(records)
+    cut = budget_lines(out_dir)
+    if cut:
+        text += "\n\n" + "\n".join(cut)
     print("\n" + text)
     (out_dir / "summary.txt").write_text(text + "\n")
     image = plot(records, out_dir)
@@ -214,9 +226,10 @@ def write_report(program: str, out_dir: Path, results_file: str, records: list[d
 
 
 def add_driver_options(parser, app: str, repeats: int, seconds: float, seconds_help: str, timeout: int,
-                       timeout_help: str) -> None:
+                       timeout_help: str, budget: bool = False) -> None:
     """The options every application driver takes: repetitions, run length, build tree, MPI, where
-    the results go, time limit, --report and --dry-run."""
+    the results go, time limit, --report and --dry-run; with `budget`, --budget (the drivers the
+    suite runs, which keep to a time budget: Budget)."""
     parser.add_argument("--repeats", type=int, default=repeats, help="runs per point (the median is reported)")
     parser.add_argument("--seconds", type=float, default=seconds, help=seconds_help)
     parser.add_argument("--build-dir", default=str(ROOT / "build"), help="build tree (default: build/)")
@@ -225,6 +238,25 @@ def add_driver_options(parser, app: str, repeats: int, seconds: float, seconds_h
     parser.add_argument("--timeout", type=int, default=timeout, help=timeout_help)
     parser.add_argument("--report", metavar="DIR", help="only print the table and draw the plot of DIR")
     parser.add_argument("--dry-run", action="store_true", help="print the commands only")
+    if budget:
+        add_budget_option(parser)
+
+
+def add_budget_option(parser) -> None:
+    parser.add_argument("--budget", type=positive_seconds, metavar="SECONDS",
+                        help="time budget of the whole run, its report included (bench/run_suite.py gives each "
+                             "driver its share): rounds and repetitions are cut to fit, keeping their pairing, and "
+                             "the summary says what was cut; default: none")
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
 
 
 def chosen_launches(program: str, text: str, launches: dict, mpi: str) -> list[str]:
@@ -244,3 +276,205 @@ def results_dir(opts, app: str) -> Path:
     """--out, or results/<app>-<timestamp>[-quick]."""
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + ("-quick" if getattr(opts, "quick", False) else "")
     return Path(opts.out) if opts.out else ROOT / "results" / f"{app}-{stamp}"
+
+
+# ---------------------------------------------------------------- time budget
+
+# Lines a driver prints when its budget cut something start with this; bench/run_suite.py echoes
+# them and records them with the step.
+BUDGET_NOTE = "budget: "
+# What a driver keeps of its budget for the end: summary, goals.json and the plot (matplotlib's
+# import and one figure take 2-4 s on the 2-core VM). At most a fifth of a small budget.
+REPORT_RESERVE = 5.0
+# A job's cost beyond its rounds before anything is measured: mpirun's start and end (0.3-1 s,
+# more across the emulated hosts) and the program's set-up.
+JOB_OVERHEAD = 1.0
+
+
+@dataclass
+class Budget:
+    """A driver's time budget (--budget SECONDS). The driver asks plan() before each job: the job's
+    share of the time left (less the report's reserve) is in proportion to its expected seconds
+    among those of every job still to run, so a job that overran leaves less to the later ones and
+    one that finished early more. Expected seconds come from the driver's model (overhead + rounds x
+    per_round); done() tells what a job really took, and the ratio (the pace: how much slower than
+    the model the machine is now) scales the next plans: per key where that job ran before (a later
+    repetition of the same point), else over all jobs so far. Without a budget, every job runs in
+    full. Cuts and skipped jobs are printed (BUDGET_NOTE) and kept for budget.json."""
+    program: str
+    seconds: float | None
+    reserve: float = REPORT_RESERVE
+    clock: object = time.monotonic
+    start: float = 0.0
+    cuts: list[str] = field(default_factory=list)
+    skipped: list[dict] = field(default_factory=list)
+    expected_done: float = 0.0
+    measured_done: float = 0.0
+    paces: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.start = self.clock()
+        if self.seconds is not None:
+            self.reserve = min(self.reserve, 0.2 * self.seconds)
+
+    @property
+    def limited(self) -> bool:
+        return self.seconds is not None
+
+    def elapsed(self) -> float:
+        return self.clock() - self.start
+
+    def left(self) -> float:
+        """Seconds left for jobs (the report's reserve kept apart); infinite without a budget."""
+        if self.seconds is None:
+            return math.inf
+        return max(0.0, self.seconds - self.reserve - self.elapsed())
+
+    def pace(self, key=None) -> float:
+        """Measured over expected seconds: of `key`'s last job if it ran, else of every job so far
+        (1.0 before the first: the model is all there is)."""
+        if key is not None and key in self.paces:
+            return self.paces[key]
+        return self.measured_done / self.expected_done if self.expected_done > 0 else 1.0
+
+    def plan(self, rounds: int, per_round: float, overhead: float, rest: float, key=None,
+             keep: int = 1) -> tuple[int, float]:
+        """(rounds to run, seconds allowed) for a job of `rounds` rounds expected to take `overhead`
+        + rounds x `per_round` seconds, `rest` the expected seconds of every later job. Where fewer
+        than `keep` rounds fit in its share (a goal's job: bench/goals.py MIN_PAIRS, below which
+        its goals get no verdict), the job takes up to `keep` from the time left, so the later jobs
+        get less: in a budget too small for everything the first jobs are measured properly, not
+        every one badly. 0: not even one round fits in the time left, skip the job. Without a
+        budget: (rounds, inf)."""
+        if not self.limited:
+            return rounds, math.inf
+        pace = self.pace(key)
+
+        def fitting(seconds: float) -> int:
+            return rounds if per_round <= 0 else min(rounds, int((seconds / pace - overhead) // per_round))
+
+        expected = overhead + rounds * per_round
+        allowed = self.left() * (expected / (expected + rest) if expected + rest > 0 else 1.0)
+        fit = fitting(allowed)
+        if fit >= min(keep, rounds):
+            return fit, allowed
+        fit = max(fit, min(keep, fitting(self.left())))
+        return (fit, pace * (overhead + fit * per_round)) if fit >= 1 else (0, allowed)
+
+    def done(self, expected: float, seconds: float, key=None) -> None:
+        """A job expected to take `expected` seconds (the model, for the rounds it ran) took `seconds`."""
+        if expected > 0 and seconds > 0:
+            self.expected_done += expected
+            self.measured_done += seconds
+            if key is not None:
+                self.paces[key] = seconds / expected
+
+    def cut(self, where: str, ran: int, asked: int, unit: str) -> None:
+        """Says (and keeps) that `where` ran `ran` of its `asked` rounds or repetitions."""
+        text = f"{where}: {ran} of {asked} {unit}"
+        self.cuts.append(text)
+        print(f"{BUDGET_NOTE}{self.program}: the time budget ({self.seconds:.0f} s) cut {text}", flush=True)
+
+    def skip(self, where: str, goals: str = "", goal_where: str = "") -> None:
+        """Says (and keeps) that `where` did not run for lack of time; `goals` names the goals it
+        would have measured (reported as not measured, at `goal_where`: where the driver's verdicts
+        name that point, default `where`)."""
+        self.skipped.append({"where": where, "goals": goals, "goal_where": goal_where or where})
+        print(f"{BUDGET_NOTE}{self.program}: no time left in the budget ({self.seconds:.0f} s): {where} skipped",
+              flush=True)
+
+    def record(self) -> dict:
+        return {"program": self.program, "budget_s": self.seconds, "seconds": round(self.elapsed(), 1),
+                "cut": self.cuts, "skipped": self.skipped}
+
+    def save(self, out_dir: Path) -> None:
+        """Appends this run's record to out_dir/budget.json (several runs of a driver may share a
+        folder, as the suite's two Heat runs do); nothing without a budget."""
+        if not self.limited:
+            return
+        path = out_dir / "budget.json"
+        runs = json.loads(path.read_text()) if path.exists() else []
+        runs.append(self.record())
+        path.write_text(json.dumps(runs, indent=1) + "\n")
+
+
+def budget_runs(out_dir: Path) -> list[dict]:
+    path = out_dir / "budget.json"
+    return json.loads(path.read_text()) if path.exists() else []
+
+
+def budget_lines(out_dir: Path) -> list[str]:
+    """What the time budget cut in the runs into out_dir, in words; empty where nothing was cut."""
+    lines = []
+    for run in budget_runs(out_dir):
+        if not run["cut"] and not run["skipped"]:
+            continue
+        lines.append(f"Cut short by the time budget ({run['program']}: {run['budget_s']:.0f} s; the goals judge what "
+                     "was measured, and any left with too few pairs are reported as not measured):")
+        lines += [f"  {text}" for text in run["cut"]]
+        lines += [f"  {item['where']}: skipped, no time left" for item in run["skipped"]]
+    return lines
+
+
+def skipped_goals(out_dir: Path) -> list[tuple[str, str]]:
+    """(where, goals) of the jobs the budget skipped that would have measured goals."""
+    return [(item.get("goal_where", item["where"]), item["goals"]) for run in budget_runs(out_dir)
+            for item in run["skipped"] if item["goals"]]
+
+
+def stream_job(command: list[str], on_line, deadline: float = math.inf, env: dict | None = None,
+               clock=time.monotonic) -> tuple[int, bool]:
+    """Runs a job, calling on_line(line) for every line of its output as it comes. When on_line
+    returns True, or at `deadline` (clock's time) whatever it is doing, the job is ended: SIGTERM to
+    its process group (scripts/launch's timeout and mpirun pass it on to the ranks), SIGKILL 10 s
+    later. Returns (exit status, whether it was ended here).
+
+    Open MPI's shared-memory transport leaves its backing files in /dev/shm behind when its ranks
+    are killed (4 MiB a rank), so the job gets a folder of its own for them, removed afterwards."""
+    env = dict(os.environ if env is None else env)
+    backing = None
+    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+        backing = tempfile.mkdtemp(prefix="gw-bench-job-", dir="/dev/shm")
+        env["OMPI_MCA_btl_vader_backing_directory"] = backing
+    try:
+        return _stream(command, on_line, deadline, env, clock)
+    finally:
+        if backing:
+            shutil.rmtree(backing, ignore_errors=True)
+
+
+def _stream(command: list[str], on_line, deadline: float, env: dict, clock) -> tuple[int, bool]:
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                               start_new_session=True)
+    ended = threading.Event()
+
+    def end() -> None:
+        if ended.is_set() or process.poll() is not None:
+            return
+        ended.set()
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    timer = threading.Timer(max(0.0, deadline - clock()), end) if math.isfinite(deadline) else None
+    if timer:
+        timer.daemon = True
+        timer.start()
+    try:
+        for line in process.stdout:
+            if on_line(line) and not ended.is_set():
+                threading.Thread(target=end, daemon=True).start()
+    finally:
+        status = process.wait()
+        process.stdout.close()
+        if timer:
+            timer.cancel()
+    return status, ended.is_set()

@@ -24,6 +24,7 @@ interval of that median in brackets:
 | tie | the interval reaches the goal, or the median is within 3% of it: the run cannot tell |
 | floor | the goal lies beyond a floor measured in the same run (a variant doing only the unavoidable work), and ghostwire is within the goal's margin of that floor |
 | NOT MET | the whole interval lies on the wrong side of the goal |
+| not measured | too few paired repetitions for a verdict (the suite's time budget cut the point short) |
 
 What each benchmark measures and how: [benchmarks-howto.md](benchmarks-howto.md). Earlier
 machines, earlier measurements and what was tried: [history.md](history.md).
@@ -71,12 +72,17 @@ def counts_cells(verdicts: list[goals.Verdict]) -> str:
     return " | ".join(str(c[s]) for s in goals.STATUSES)
 
 
+def status_heads() -> tuple[str, str]:
+    """The verdicts' columns: ' met | tie | ...' and its markdown rule."""
+    return " | ".join(goals.STATUSES), "|---" * len(goals.STATUSES)
+
+
 def runs_tables(by_machine: dict[str, list[Record]]) -> list[str]:
     out = ["## The runs", ""]
     for machine, records in by_machine.items():
-        out += [f"{machine}: every recorded run, newest first (verdicts: met, tie, floor, NOT MET).", "",
-                "| run | what | commit | date | minutes | met | tie | floor | NOT MET |",
-                "|---|---|---|---|---|---|---|---|---|"]
+        heads, rule = status_heads()
+        out += [f"{machine}: every recorded run, newest first, with its verdicts.", "",
+                f"| run | what | commit | date | minutes | {heads} |", f"|---|---|---|---|---{rule}|"]
         for r in records:
             minutes = f"{r.minutes:.1f}" if r.minutes else "-"
             out.append(f"| `{r.stamp}` | {r.kind} | `{r.commit}` | {r.date} | {minutes} | {counts_cells(r.verdicts)} |")
@@ -94,7 +100,8 @@ def summary_part(record: Record) -> list[str]:
                     if line.startswith("Machine:")), "")
     if machine:
         out += [f"As the run found it: {machine[len('Machine:'):].strip()}.", ""]
-    out += ["| benchmark | met | tie | floor | NOT MET |", "|---|---|---|---|---|"]
+    heads, rule = status_heads()
+    out += [f"| benchmark | {heads} |", f"|---{rule}|"]
     for name in record.benchmarks():
         out.append(f"| {name} | {counts_cells(record.verdicts_of(name))} |")
     out += [f"| **all** | {counts_cells(record.verdicts)} |", ""]
@@ -103,7 +110,8 @@ def summary_part(record: Record) -> list[str]:
         out += ["Headline ratios (median of paired repetitions [~95% interval]; below 1 for times, above 1 "
                 "for speeds, favours ghostwire):", "", *headline_table(headline), ""]
     for status, title in (("NOT MET", "Goals NOT MET"), ("floor", "Goals beyond a floor measured in the same run"),
-                          ("tie", "Ties (the run cannot tell the two apart)")):
+                          ("tie", "Ties (the run cannot tell the two apart)"),
+                          (goals.NOT_MEASURED, "Goals not measured (too few paired repetitions)")):
         chosen = [v for v in record.verdicts if v.status == status]
         if chosen:
             out += [f"{title}:", "", "```text", *verdict_lines(chosen), "```", ""]
@@ -114,9 +122,10 @@ def headline_table(verdicts: list[goals.Verdict]) -> list[str]:
     rows = ["| goal | benchmark, where | ratio | measured | bound | verdict |", "|---|---|---|---|---|---|"]
     for v in verdicts:
         goal = v.notes[0] if v.notes else v.text
-        bound = ("≥ " if v.at_least else "≤ ") + f"{v.bound:.2f}"
-        rows.append(f"| {goal} | {v.benchmark}, {v.where} | {v.text} | {v.ratio:.2f} [{v.low:.2f}-{v.high:.2f}] "
-                    f"| {bound} | {v.status} |")
+        bound = "-" if v.bound is None else ("≥ " if v.at_least else "≤ ") + f"{v.bound:.2f}"
+        measured = (f"{v.ratio:.2f} [{v.low:.2f}-{v.high:.2f}]" if v.status != goals.NOT_MEASURED and
+                    None not in (v.ratio, v.low, v.high) else v.ratio_text())
+        rows.append(f"| {goal} | {v.benchmark}, {v.where} | {v.text} | {measured} | {bound} | {v.status} |")
     return rows
 
 
@@ -190,7 +199,9 @@ def readme_block(records: list[Record]) -> str:
     minutes = f", {latest.minutes:.1f} minutes" if latest.minutes else ""
     heading = (f"Measured side by side by `scripts/run` on {machine_label(latest)} (commit `{latest.commit}`, run "
                f"`{latest.stamp}`{minutes}): of {len(latest.verdicts)} goals {c['met']} met, {c['tie']} tie, {c['floor']} "
-               f"beyond a floor measured in the same run, {c['NOT MET']} NOT MET. Every table, plot and verdict: "
+               f"beyond a floor measured in the same run, {c['NOT MET']} NOT MET"
+               + (f", {c[goals.NOT_MEASURED]} not measured" if c[goals.NOT_MEASURED] else "") +
+               ". Every table, plot and verdict: "
                f"[docs/BENCHMARKS.md](docs/BENCHMARKS.md#{anchor(machine_label(latest) + ': the latest run')}).")
     headline = [v for v in latest.verdicts if v.headline]
     return "\n".join([heading, "", *headline_table(headline), ""]) + "\n"

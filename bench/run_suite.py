@@ -1,15 +1,25 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """ghostwire's benchmark suite, the main job: every benchmark through scripts/launch on each
-execution path (intra, emulated, multihost), side by side with the MPI variants and the floors, in
-about 14 minutes on 2 cores. Collects the JSON lines into results/<timestamp>/, judges every goal by
+execution path (intra, emulated, multihost), side by side with the MPI variants and the floors,
+within a time budget (13.5 minutes by default: about 14 minutes of work at the 2-core VM's usual
+pace, cut to fit). Collects the JSON lines into results/<timestamp>/, judges every goal by
 paired ratios (bench/goals.py), prints a comparison table per benchmark and a closing summary, and
 writes summary.txt, report.md (the tables as markdown), goals.json and the plots there.
 
     bench/run_suite.py                  the whole suite with default sizes (what scripts/run does)
     bench/run_suite.py --quick          few sizes, short times: a smoke test, not a measurement
     bench/run_suite.py --only halo      one benchmark (repeat or comma-separate for more)
+    bench/run_suite.py --budget 20      the suite in at most about 20 minutes (default 13.5)
     bench/run_suite.py --report DIR     print the tables and the summary of an earlier run again
+
+The time budget (--budget MINUTES, the report included) is shared out to the steps in proportion to
+their expected seconds, each step's share taken from what is left when it starts: a step that ran
+over leaves less to the later ones. gw-bench and gw-dist-bench get their share as --deadline, the
+driver scripts as --budget; both cut whole repetitions or rounds (the pairs stay whole and
+interleaved), keep at least goals.MIN_PAIRS of a goal's pairs where the time left allows, and say
+what they cut. What each step took against its share, and what was cut, is in meta.json and the
+summary; goals left with too few pairs are reported as not measured, not judged.
 
 A benchmark is one Benchmark entry in SUITE below: its program and arguments, its launches (each
 with its own arguments where the goal launches need longer measurements than the others), how to
@@ -21,15 +31,16 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import shlex
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import goals
-from bench_common import LAUNCH, ROOT, announce, finish_meta, new_meta, parse_json_line
+from bench_common import BUDGET_NOTE, LAUNCH, ROOT, announce, finish_meta, new_meta, parse_json_line
 from suite_report import (Plot, Table, comparison_table, draw_plots, duel_lines, format_row_key, launch_label,
                           load_results, markdown_table)
 
@@ -164,13 +175,13 @@ def halo_goals() -> list[Goal]:
         floor = dict(floor="mpi-persistent", floor_text="mpi-persistent, the messages gw sends between nodes") \
             if launch == "emulated" else {}
         goals_.append(Goal(launch, "unstructured", "gw", "best MPI", at_most,
-                           f"sparse messages: gw at most {at_most}x the best MPI variant (issue 15)",
+                           f"sparse messages: gw at most {at_most}x the best MPI variant",
                            versus_best_of=HALO_MPI, **floor))
     return goals_ + halo_peer_goals()
 
 
 def halo_peer_goals() -> list[Goal]:
-    """Issue 34: gw at most 0.5x the best peer inside a node, at most 1.0x between hosts, every case.
+    """The peers' goals: gw at most 0.5x the best peer inside a node, at most 1.0x between hosts, every case.
     Inside a node the raw floor bounds gw: where raw itself is not below half the best peer, gw is
     judged by reaching raw. Between emulated nodes gw's messages are MPI messages by design (as
     between hosts), so the bound there is 1.0x, with the same persistent messages as the floor."""
@@ -188,7 +199,7 @@ def halo_peer_goals() -> list[Goal]:
             else:
                 floor = {}
             goals_.append(Goal(launch, case, "gw", "best peer", at_most,
-                               f"gw at most {at_most}x the best peer {where} (issue 34; {case})",
+                               f"gw at most {at_most}x the best peer {where} ({case})",
                                versus_best_of=HALO_PEERS, headline=case == "3d-64-7pt" and launch == "intra",
                                **floor))
     return goals_
@@ -315,36 +326,148 @@ KNOWN_IMPLS = ["gw", "gw-p2p", "gw-rma", "mpi-sendrecv", "mpi-put-flag", "mpi-is
 
 # ---------------------------------------------------------------- running
 
-class Progress:
-    """The progress line of the suite: which step, time so far, about how long is left."""
+# The default time budget: scripts/run's benchmark part (this script, the report included) within
+# 13.5 minutes, so that with the set-up scripts/run stays within 15 on the 2-core VM even in a slow
+# phase. The steps' expected seconds above add up to about 14 minutes at the VM's usual pace, so a
+# run at that pace loses a few percent of its repetitions, and one in a slow phase (core-to-core
+# latency 271 ns against ~76 ns: every repetition longer) more.
+BUDGET_MINUTES = 13.5
+QUICK_BUDGET_MINUTES = 5.0
+# Kept for the report at the end: the tables, goals.json, report.md and the plots (5-10 s on 2 cores).
+REPORT_SECONDS = 15.0
+# A launch's cost outside the program's own clock (mpirun's start and end; across the emulated
+# hosts more): taken off a step's share before it goes to gw-bench --deadline.
+LAUNCH_SECONDS = {"intra": 1.0, "emulated": 1.0, "multihost": 2.0}
+# A step whose share is below this is skipped: the launch alone would take most of it.
+MIN_STEP_SECONDS = 3.0
 
-    def __init__(self, steps: list[tuple[str, float]]):
-        self.steps = steps
-        self.start = time.monotonic()
+
+@dataclass
+class StepTime:
+    """One step against the budget: expected seconds, its share, what it took, what it cut."""
+    what: str
+    expected: float
+    budget: float = 0.0
+    seconds: float = 0.0
+    cut: list[str] = field(default_factory=list)
+    skipped: bool = False
+    launch: str = ""          # the launch label (gw-bench steps), for the goals of a cut launch
+    benchmark: str = ""
+
+    @property
+    def over(self) -> bool:
+        return self.seconds > self.budget + 1.0
+
+
+class SuiteBudget:
+    """The suite's time budget and its progress line. Each step's share is fixed when it starts:
+    the time left (less REPORT_SECONDS) in proportion of its expected seconds to those of every step
+    still to run. A step that takes longer than its share leaves less to the later ones, one that
+    takes less leaves more; a step gets at least MIN_STEP_SECONDS while the time left holds them,
+    and is skipped when it does not."""
+
+    def __init__(self, seconds: float, steps: list[StepTime], report_seconds: float = REPORT_SECONDS,
+                 clock=time.monotonic):
+        # A small budget (a test's) keeps at most a fifth of itself for the report.
+        self.seconds, self.steps, self.report_seconds, self.clock = seconds, steps, min(report_seconds,
+                                                                                        0.2 * seconds), clock
+        self.start = clock()
         self.done = 0
 
-    def begin(self, what: str) -> None:
-        elapsed = time.monotonic() - self.start
-        left = sum(seconds for _, seconds in self.steps[self.done:])
-        print(f"\n[{self.done + 1}/{len(self.steps)}] {what}  ({clock(elapsed)} so far, about {clock(left)} left)",
-              flush=True)
+    def elapsed(self) -> float:
+        return self.clock() - self.start
 
-    def end(self) -> None:
+    def left(self) -> float:
+        """Seconds left for the steps (the report's share kept apart)."""
+        return max(0.0, self.seconds - self.report_seconds - self.elapsed())
+
+    def share(self) -> float:
+        """The next step's share of the time left."""
+        rest = sum(step.expected for step in self.steps[self.done:])
+        step = self.steps[self.done]
+        return self.left() * (step.expected / rest if rest > 0 else 1.0)
+
+    def pace(self) -> float:
+        """How much longer the steps so far took than expected (at least 1: a fast start is no
+        promise for the rest)."""
+        expected = sum(step.expected for step in self.steps[:self.done] if not step.skipped)
+        taken = sum(step.seconds for step in self.steps[:self.done] if not step.skipped)
+        return max(1.0, taken / expected) if expected > 0 else 1.0
+
+    def estimate_left(self) -> float:
+        """About how long the rest takes: the steps left at the pace so far, at most the time left
+        in the budget, and the report."""
+        rest = sum(step.expected for step in self.steps[self.done:])
+        return min(self.pace() * rest, self.left()) + self.report_seconds
+
+    def begin(self) -> StepTime:
+        step = self.steps[self.done]
+        # A share too small to launch anything takes MIN_STEP_SECONDS from the later steps while
+        # the time left holds them: the steps are cut in order, not every other one.
+        step.budget = max(self.share(), min(MIN_STEP_SECONDS, self.left()))
+        step.skipped = step.budget < MIN_STEP_SECONDS
+        print(f"\n[{self.done + 1}/{len(self.steps)}] {step.what}, budget {clock(step.budget)}  "
+              f"({clock(self.elapsed())} so far, about {clock(self.estimate_left())} left)", flush=True)
+        if step.skipped:
+            step.cut.append(f"skipped: {step.budget:.0f} s left for it")
+            print(f"{BUDGET_NOTE}run_suite: no time left in the budget; {step.what} skipped", flush=True)
+        return step
+
+    def end(self, step: StepTime, began: float) -> None:
+        step.seconds = self.clock() - began
         self.done += 1
+
+    def record(self) -> dict:
+        """For meta.json: the budget and every step against its share."""
+        return {"minutes": self.seconds / 60, "report_seconds_reserved": self.report_seconds,
+                "steps": [{**asdict(step), "budget": round(step.budget, 1), "seconds": round(step.seconds, 1),
+                           "over": step.over} for step in self.steps]}
+
+
+def budget_section(record: dict, minutes: float | None) -> str:
+    """The steps against their shares of the budget, for summary.txt: which were cut, which ran over."""
+    steps = record.get("steps", [])
+    width = max([len(step["what"]) for step in steps] + [4])
+    cut = [step for step in steps if step["cut"]]
+    lines = [f"Time budget: {record['minutes']:.1f} minutes" + (f", {minutes:.1f} taken" if minutes else "")
+             + f"; {len(cut)} of {len(steps)} steps cut short by it",
+             f"  {'step':<{width}} {'expected':>9} {'budget':>8} {'took':>8}"]
+    for step in steps:
+        mark = ("  skipped" if step["skipped"] else "  cut" if step["cut"] else "") + \
+            ("  over its budget" if step.get("over") and not step["skipped"] else "")
+        lines.append(f"  {step['what']:<{width}} {step['expected']:>8.0f}s {step['budget']:>7.0f}s "
+                     f"{step['seconds']:>7.0f}s{mark}")
+        lines += [f"      {note}" for note in step["cut"]]
+    return "\n".join(lines)
 
 
 def clock(seconds: float) -> str:
-    return f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
+    seconds = max(0, int(round(seconds)))
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def run_launch(bench: Benchmark, launch: Launch, opts, out_dir: Path) -> bool:
-    """Runs one launch, echoing the human output, and stores the log and the JSON lines."""
+# What gw-bench and gw-dist-bench print when their --deadline cut repetitions or left points out.
+PROGRAM_BUDGET_NOTE = "# budget: "
+
+
+def deadline_of(launch: Launch, share: float) -> float:
+    """The --deadline of a launch with `share` seconds: the share less the launch's own cost."""
+    return max(0.5, share - LAUNCH_SECONDS.get(launch.path, 1.0))
+
+
+def run_launch(bench: Benchmark, launch: Launch, opts, out_dir: Path, step: StepTime) -> bool:
+    """Runs one launch within the step's share of the budget (gw-bench/gw-dist-bench --deadline),
+    echoing the human output and what the deadline cut (kept in step.cut), and stores the log and
+    the JSON lines."""
     program = Path(opts.build_dir) / bench.program
-    command = [str(LAUNCH), "--mpi", opts.mpi, "--path", launch.path, "-n", str(launch.ranks),
-               "--timeout", str(bench.timeout)]
+    # The deadline keeps the program within its share; the launch's limit only ends a program that
+    # hangs, early enough that the rest of the suite still has its time.
+    limit = min(bench.timeout, int(2 * step.budget) + 60)
+    command = [str(LAUNCH), "--mpi", opts.mpi, "--path", launch.path, "-n", str(launch.ranks), "--timeout", str(limit)]
     if launch.rpn:
         command += ["--rpn", str(launch.rpn)]
-    command += ["--", str(program), *bench.args, *(bench.quick_args if opts.quick else launch.args)]
+    command += ["--", str(program), *bench.args, *(bench.quick_args if opts.quick else launch.args),
+                "--deadline", f"{deadline_of(launch, step.budget):.1f}"]
     command += shlex.split(opts.extra)
     stem = f"{bench.name}-{launch.label}"
     print(f"   {shlex.join(command)}", flush=True)
@@ -354,6 +477,10 @@ def run_launch(bench: Benchmark, launch: Launch, opts, out_dir: Path) -> bool:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         for line in process.stdout:
             log.write(line)
+            if line.startswith(PROGRAM_BUDGET_NOTE):
+                step.cut.append(line[len(PROGRAM_BUDGET_NOTE):].strip())
+                print(line, end="", flush=True)
+                continue
             record = parse_json_line(line)
             if record is None:
                 if opts.verbose:
@@ -368,10 +495,14 @@ def run_launch(bench: Benchmark, launch: Launch, opts, out_dir: Path) -> bool:
     return status == 0
 
 
-def run_script(bench: Benchmark, run: ScriptRun, opts, out_dir: Path) -> bool:
-    """One call of a benchmark's driver script into <out>/<name>, its output echoed."""
+def run_script(bench: Benchmark, run: ScriptRun, opts, out_dir: Path, step: StepTime) -> bool:
+    """One call of a benchmark's driver script into <out>/<name> within the step's share of the
+    budget (--budget), its output echoed; what the budget cut is kept in step.cut."""
+    # --budget keeps the driver within its share; the limit of each of its jobs only ends a job that
+    # hangs, before it takes the rest of the suite's time too.
     command = [sys.executable, str(ROOT / bench.script), "--out", str(out_dir / bench.name),
-               "--build-dir", opts.build_dir, "--mpi", opts.mpi, *(run.quick_args if opts.quick else run.args)]
+               "--build-dir", opts.build_dir, "--mpi", opts.mpi, *(run.quick_args if opts.quick else run.args),
+               "--budget", f"{step.budget:.1f}", "--timeout", str(int(step.budget) + 60)]
     print(f"   {shlex.join(command)}", flush=True)
     if opts.dry_run:
         return True
@@ -380,7 +511,9 @@ def run_script(bench: Benchmark, run: ScriptRun, opts, out_dir: Path) -> bool:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         for line in process.stdout:
             log.write(line)
-            if opts.verbose or line.startswith(("[", "!!", "== ")):
+            if line.startswith(BUDGET_NOTE):
+                step.cut.append(line[len(BUDGET_NOTE):].strip())
+            if opts.verbose or line.startswith(("[", "!!", "== ", BUDGET_NOTE)):
                 print(line, end="", flush=True)
         status = process.wait()
     if status != 0:
@@ -390,38 +523,70 @@ def run_script(bench: Benchmark, run: ScriptRun, opts, out_dir: Path) -> bool:
 
 # ---------------------------------------------------------------- goals
 
-def repeats_of(records: list[dict], path: str, row, impl: str, table: Table) -> list[float] | None:
+def record_of(records: list[dict], path: str, row, impl: str, table: Table) -> dict | None:
     for r in records:
         if launch_label(r) == path and r.get(table.row) == row and r["impl"] == impl:
-            return r.get("usec_per_repeat")
+            return r
     return None
 
 
-def judge_goals(bench: Benchmark, records: list[dict]) -> list[goals.Verdict]:
-    """Each goal by the median over repetitions of impl / versus (both ran in every repetition)."""
+def repeats_of(records: list[dict], path: str, row, impl: str, table: Table) -> list[float] | None:
+    record = record_of(records, path, row, impl, table)
+    return record.get("usec_per_repeat") if record else None
+
+
+def planned_repeats(*found: dict | None) -> int | None:
+    """The repetitions the launch asked for (repeats_asked: gw-bench and gw-dist-bench write it
+    where their --deadline may have cut the repetitions), None for records without it."""
+    asked = [r.get("repeats_asked") for r in found if r and r.get("repeats_asked")]
+    return min(asked) if asked else None
+
+
+def applicable(goal: Goal, records: list[dict]) -> bool:
+    """Whether the goal's implementations ran anywhere in this benchmark (the peers, e.g., only
+    where gw-bench was built with them); with no records at all, every goal is."""
+    impls = {r["impl"] for r in records}
+    if not impls:
+        return True
+    return goal.impl in impls and (goal.versus in impls or any(i in impls for i in goal.versus_best_of))
+
+
+def judge_goals(bench: Benchmark, records: list[dict], cut_launches: set[str] = frozenset()) -> list[goals.Verdict]:
+    """Each goal by the median over repetitions of impl / versus (both ran in every repetition).
+    Where the time budget cut a launch (`cut_launches`), a goal without its measurements there, or
+    with fewer pairs than goals.MIN_PAIRS of the repetitions asked for, is not measured."""
     medians = {(launch_label(r), r.get(bench.table.row), r["impl"]): r.get(bench.table.value) for r in records}
     found = []
     for goal in bench.goals:
+        where, text = f"{goal.path}, {format_row_key(goal.row)}", f"{goal.impl} / {goal.versus}"
+        missing = goals.not_measured(bench.name, where, text, goal.at_most, at_least=False, headline=goal.headline)
+        missing.notes.append(goal.text)
         versus, label = goal.versus, goal.versus
         if goal.versus_best_of:  # the fastest by median, then paired with it repetition by repetition
             candidates = [(medians[(goal.path, goal.row, i)], i) for i in goal.versus_best_of
-                          if medians.get((goal.path, goal.row, i))]
+                          if goals.positive(medians.get((goal.path, goal.row, i)))]
             if not candidates:
+                if goal.path in cut_launches and applicable(goal, records):
+                    found.append(missing)
                 continue
             versus = min(candidates)[1]
             label = f"{goal.versus} ({versus})"
-        top = repeats_of(records, goal.path, goal.row, goal.impl, bench.table)
-        bottom = repeats_of(records, goal.path, goal.row, versus, bench.table)
-        if not top or not bottom:
+        top = record_of(records, goal.path, goal.row, goal.impl, bench.table)
+        bottom = record_of(records, goal.path, goal.row, versus, bench.table)
+        if not top or not bottom or not top.get("usec_per_repeat") or not bottom.get("usec_per_repeat"):
+            if goal.path in cut_launches and applicable(goal, records):
+                found.append(missing)
             continue
+        top_repeats, bottom_repeats = dict(enumerate(top["usec_per_repeat"])), dict(enumerate(bottom["usec_per_repeat"]))
         floor = repeats_of(records, goal.path, goal.row, goal.floor, bench.table) if goal.floor else None
-        verdict = goals.judge(bench.name, f"{goal.path}, {format_row_key(goal.row)}", f"{goal.impl} / {label}",
-                              goals.paired_ratios(dict(enumerate(top)), dict(enumerate(bottom))), goal.at_most,
+        verdict = goals.judge(bench.name, where, f"{goal.impl} / {label}",
+                              goals.paired_ratios(top_repeats, bottom_repeats), goal.at_most,
                               at_least=False, headline=goal.headline, floor_text=goal.floor_text,
-                              floor_ratios=goals.paired_ratios(dict(enumerate(floor)), dict(enumerate(bottom)))
+                              floor_ratios=goals.paired_ratios(dict(enumerate(floor)), bottom_repeats)
                               if floor else None,
-                              versus_floor=goals.paired_ratios(dict(enumerate(top)), dict(enumerate(floor)))
-                              if floor else None, floor_bound=goal.floor_bound)
+                              versus_floor=goals.paired_ratios(top_repeats, dict(enumerate(floor)))
+                              if floor else None, floor_bound=goal.floor_bound,
+                              planned=planned_repeats(top, bottom))
         if verdict:
             verdict.notes.append(goal.text)
             found.append(verdict)
@@ -436,14 +601,22 @@ def report(benchmarks: list[Benchmark], out_dir: Path, plots: bool, minutes: flo
     report.md and goals.json. With `refresh` the drivers' folders are judged again too (--report).
     Returns the number of goals NOT MET."""
     results = load_results(out_dir)
+    budget = read_budget(out_dir)
     sections, markdown, all_verdicts, images = [], [], {}, []
     for bench in benchmarks:
+        steps = [step for step in budget.get("steps", []) if step.get("benchmark") == bench.name]
         if bench.script:
             folder = out_dir / bench.name
             if refresh and any(folder.glob("*.jsonl")):
                 subprocess.run([sys.executable, str(ROOT / bench.script), "--report", str(folder)],
                                stdout=subprocess.DEVNULL, check=False)
             if not (folder / "summary.txt").exists():
+                if any(step["skipped"] for step in steps):  # no time was left for any of its runs
+                    text = f"{bench.name}: skipped, no time left in the budget; its goals are not measured"
+                    sections.append(text)
+                    markdown.append(f"## {bench.name}\n\n```\n{text}\n```\n")
+                    all_verdicts[bench.name] = [goals.not_measured(bench.name, "every launch", "every goal", None,
+                                                                   at_least=False)]
                 continue
             text = (folder / "summary.txt").read_text().rstrip()
             sections.append(text)
@@ -452,9 +625,14 @@ def report(benchmarks: list[Benchmark], out_dir: Path, plots: bool, minutes: flo
             images += sorted(folder.glob("*.png"))
             continue
         records = results.get(bench.name, [])
-        if not records:
+        cut_launches = {step["launch"] for step in steps if step["cut"]}
+        if not records and not cut_launches:
             continue
-        verdicts = judge_goals(bench, records)
+        verdicts = judge_goals(bench, records, cut_launches)
+        if not records:
+            all_verdicts[bench.name] = verdicts
+            sections.append(f"{bench.name}: skipped, no time left in the budget\n" + "\n".join(v.line() for v in verdicts))
+            continue
         all_verdicts[bench.name] = verdicts
         lines = [comparison_table(bench.name, bench.table, records, KNOWN_IMPLS, [l.label for l in bench.launches])]
         lines += [v.line() for v in verdicts] + duel_lines(bench.duels, bench.table, records, bench.launches)
@@ -467,15 +645,36 @@ def report(benchmarks: list[Benchmark], out_dir: Path, plots: bool, minutes: flo
             image = draw_plots(bench.name, bench.plot, records, out_dir, KNOWN_IMPLS, [l.label for l in bench.launches])
             if image:
                 images.append(image)
-    closing = closing_summary(all_verdicts, out_dir, images, minutes, machine_line(out_dir, results))
+    closing = closing_summary(all_verdicts, out_dir, images, minutes, machine_line(out_dir, results), budget)
     if quick or out_dir.name.endswith("-quick"):
         closing += "\n(--quick: a smoke test with short runs; these verdicts are not measurements)"
+    if budget.get("steps"):
+        sections.append(budget_section(budget, minutes))
     summary = "\n\n".join(sections + [closing])
     print("\n" + summary)
     (out_dir / "summary.txt").write_text(summary + "\n")
     (out_dir / "report.md").write_text("\n".join(markdown) + "\n## Summary\n\n```\n" + closing + "\n```\n")
     goals.write(out_dir / "goals.json", [v for vs in all_verdicts.values() for v in vs])
     return sum(1 for vs in all_verdicts.values() for v in vs if v.status == "NOT MET")
+
+
+def read_budget(out_dir: Path) -> dict:
+    """The budget record of meta.json (SuiteBudget.record), or {} for a run without one."""
+    meta_path = out_dir / "meta.json"
+    return json.loads(meta_path.read_text()).get("budget", {}) if meta_path.exists() else {}
+
+
+def budget_line(budget: dict, minutes: float | None) -> str:
+    """The closing summary's word on the budget: how much of it the run took, what it cut."""
+    steps = budget.get("steps", [])
+    cut = [step["what"] for step in steps if step["cut"] and not step["skipped"]]
+    skipped = [step["what"] for step in steps if step["skipped"]]
+    text = f"Time budget {budget['minutes']:.1f} minutes" + (f", {minutes:.1f} taken" if minutes else "") + ": "
+    if not cut and not skipped:
+        return text + "nothing cut"
+    parts = [f"cut short {', '.join(cut)}"] if cut else []
+    parts += [f"skipped {', '.join(skipped)}"] if skipped else []
+    return text + "; ".join(parts) + " (see 'Time budget' above)"
 
 
 def machine_line(out_dir: Path, results: dict[str, list[dict]]) -> str:
@@ -499,26 +698,31 @@ def machine_line(out_dir: Path, results: dict[str, list[dict]]) -> str:
 
 
 def closing_summary(all_verdicts: dict[str, list[goals.Verdict]], out_dir: Path, images: list[Path],
-                    minutes: float | None, machine: str = "") -> str:
+                    minutes: float | None, machine: str = "", budget: dict | None = None) -> str:
     width = max([len(name) for name in all_verdicts] + [9])
+    columns = {s: max(9, len(s) + 1) for s in goals.STATUSES}
     lines = ["=" * 100, "Summary" + (f" ({minutes:.1f} minutes)" if minutes else "") + f": {out_dir}"]
     if machine:
         lines.append(f"Machine: {machine}")
-    lines.append(f"{'benchmark':<{width}}" + "".join(f"{s:>9}" for s in goals.STATUSES))
+    if budget and budget.get("steps"):
+        lines.append(budget_line(budget, minutes))
+    lines.append(f"{'benchmark':<{width}}" + "".join(f"{s:>{columns[s]}}" for s in goals.STATUSES))
     total = {s: 0 for s in goals.STATUSES}
     for name, verdicts in all_verdicts.items():
         c = goals.counts(verdicts)
         for s in goals.STATUSES:
             total[s] += c[s]
-        lines.append(f"{name:<{width}}" + "".join(f"{c[s]:>9}" for s in goals.STATUSES))
-    lines.append(f"{'all':<{width}}" + "".join(f"{total[s]:>9}" for s in goals.STATUSES))
+        lines.append(f"{name:<{width}}" + "".join(f"{c[s]:>{columns[s]}}" for s in goals.STATUSES))
+    lines.append(f"{'all':<{width}}" + "".join(f"{total[s]:>{columns[s]}}" for s in goals.STATUSES))
     headline = [v for vs in all_verdicts.values() for v in vs if v.headline]
     if headline:
         lines += ["", "Headline ratios (median of paired repetitions; below 1 for times or above 1 for speeds "
                   "favours ghostwire):"]
-        lines += [f"  {v.benchmark:<10} {v.where}: {v.text} = {v.ratio:.2f}" for v in headline]
+        lines += [f"  {v.benchmark:<10} {v.where}: {v.text} = {v.ratio_text()}" for v in headline]
     for status, title in (("NOT MET", "Goals NOT MET"), ("tie", "Ties (the run cannot tell the two apart)"),
-                          ("floor", "Goals beyond a floor measured in this run (judged against the floor)")):
+                          ("floor", "Goals beyond a floor measured in this run (judged against the floor)"),
+                          (goals.NOT_MEASURED, "Goals not measured (too few pairs for a verdict: the time budget "
+                                               "cut their runs short or left them out)")):
         chosen = [v for vs in all_verdicts.values() for v in vs if v.status == status]
         if chosen:
             lines += ["", f"{title}:"] + [f"  {v.benchmark}:{v.line()[2:]}" for v in chosen]
@@ -573,7 +777,13 @@ def main() -> int:
     parser.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     parser.add_argument("--verbose", action="store_true", help="echo every line the programs print")
     parser.add_argument("--dry-run", action="store_true", help="print the commands only")
+    parser.add_argument("--budget", type=float, metavar="MINUTES",
+                        help=f"time budget of the whole run, the report included, shared out to the steps in "
+                             f"proportion to their expected times (default {BUDGET_MINUTES}, with --quick "
+                             f"{QUICK_BUDGET_MINUTES}); steps cut repetitions and rounds to keep to their shares")
     opts = parser.parse_args()
+    if opts.budget is not None and not (math.isfinite(opts.budget) and opts.budget > 0):
+        parser.error(f"--budget: expected a positive number of minutes, got {opts.budget}")
     benchmarks = select(opts)
 
     if opts.report:
@@ -598,22 +808,33 @@ def main() -> int:
     announce("run_suite", out_dir, meta)
 
     steps = steps_of(benchmarks, paths, opts)
-    estimate = [(f"{b.name} on {s.label}", 3 if opts.quick else s.seconds) for b, s in steps]
-    progress = Progress(estimate)
+    minutes = opts.budget or (QUICK_BUDGET_MINUTES if opts.quick else BUDGET_MINUTES)
+    budget = SuiteBudget(60 * minutes, [StepTime(f"{b.name} on {s.label}", 3 if opts.quick else s.seconds,
+                                                 launch=s.label if isinstance(s, Launch) else "", benchmark=b.name)
+                                        for b, s in steps])
+    print(f"run_suite: {len(steps)} steps, time budget {minutes:.1f} minutes (expected "
+          f"{sum(step.expected for step in budget.steps) / 60:.1f} at the usual pace, and the report)", flush=True)
     failures = []
-    for (bench, step), (what, _) in zip(steps, estimate):
-        progress.begin(what)
-        ok = (run_script(bench, step, opts, out_dir) if isinstance(step, ScriptRun)
-              else run_launch(bench, step, opts, out_dir))
-        if not ok:
-            failures.append(what)
-        progress.end()
+    for bench, step in steps:
+        began = time.monotonic()
+        timing = budget.begin()
+        if not timing.skipped:
+            ok = (run_script(bench, step, opts, out_dir, timing) if isinstance(step, ScriptRun)
+                  else run_launch(bench, step, opts, out_dir, timing))
+            if not ok:
+                failures.append(timing.what)
+        budget.end(timing, began)
     if opts.dry_run:
         return 0
 
+    meta["budget"] = budget.record()
     finish_meta(meta, out_dir, failures)
-    not_met = report(benchmarks, out_dir, plots=not opts.no_plots,
-                     minutes=(time.monotonic() - progress.start) / 60, quick=opts.quick)
+    report_began = time.monotonic()
+    not_met = report(benchmarks, out_dir, plots=not opts.no_plots, minutes=budget.elapsed() / 60, quick=opts.quick)
+    # The report's own time, and the run's end after it, for the next budget's REPORT_SECONDS.
+    meta["budget"]["report_seconds"] = round(time.monotonic() - report_began, 1)
+    meta["budget"]["total_minutes"] = round(budget.elapsed() / 60, 2)
+    finish_meta(meta, out_dir, failures)
     if failures:
         print("run_suite: FAILED: " + "; ".join(failures))
         return 1

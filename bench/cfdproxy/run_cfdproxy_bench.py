@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""The CFD-Proxy benchmark (issues 15 and 32): gw-cfdproxy's variants gw (ghostwire plan, one slot per
+"""The CFD-Proxy benchmark: gw-cfdproxy's variants gw (ghostwire plan, one slot per
 partner), mpi (the reference's Isend/Irecv), commfree (no exchange: the study's optimum) and, in the
 MPICH build, mpi-partitioned (MPI-4 partitioned communication) side by side on the DLR-F6 mesh (or a
 generated mesh when the data is absent), METIS partitions, --init hash.
 
     bench/cfdproxy/run_cfdproxy_bench.py                  intra-2, intra-4, emulated-2, multihost-2
-    bench/cfdproxy/run_cfdproxy_bench.py --hybrid         ranks x threads (issue 32), both builds:
+    bench/cfdproxy/run_cfdproxy_bench.py --hybrid         ranks x threads, both builds:
         Open MPI (build/): gw, mpi, commfree at intra-2x1, intra-1x2, intra-2x2 (oversubscribed on 2
         cores) and multihost-2x1; MPICH (build-mpich/): gw, mpi-partitioned, mpi at intra-2x1,
         intra-1x2, intra-2x2 (mpi-partitioned against gw on the same messages)
@@ -29,14 +29,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench_common import (LAUNCH, ROOT, add_driver_options, announce, finish_meta, load_records,  # noqa: E402
-                          new_meta, pyplot, results_dir, rotated, run_side_by_side, save_figure, write_report)
+from bench_common import (JOB_OVERHEAD, LAUNCH, ROOT, Budget, add_driver_options, announce,  # noqa: E402
+                          finish_meta, load_records, new_meta, pyplot, results_dir, rotated, run_side_by_side,
+                          save_figure, skipped_goals, write_report)
 import goals  # noqa: E402
 
 VARIANTS = ["gw", "mpi", "mpi-partitioned", "commfree"]
@@ -85,17 +88,41 @@ def label(build: str, launch: str) -> str:
     return launch if build == "openmpi" else f"{build}/{launch}"
 
 
-def run_one(opts, build: str, launch: str, variants: list[str], log, repeat: int) -> list[dict] | None:
+# The model of a job's length, for the time budget (the pace measured by the first job corrects
+# it): on the DLR-F6 mesh (308,899 points) an iteration takes ~36 ms on 2 ranks of the 2-core VM,
+# about 0.23 us per point and core; reading, partitioning (METIS) and setting up take ~10 s a job.
+F6_POINTS = 308899
+POINT_ITERATION_SECONDS = 0.23e-6
+SETUP_SECONDS_PER_POINT = 3e-5
+
+
+def mesh_points(mesh: str) -> int:
+    return int(mesh.split(":", 1)[1]) if mesh.startswith("generated:") else F6_POINTS
+
+
+def job_model(opts, launch: str, variants: list[str]) -> tuple[float, float]:
+    """(seconds per round, seconds of overhead) of one job."""
+    _, ranks, threads = parse_launch(launch)
+    points = mesh_points(opts.mesh)
+    cores = min(ranks * threads, os.cpu_count() or 1)
+    per_round = len(variants) * opts.iterations * POINT_ITERATION_SECONDS * points / cores
+    return per_round, JOB_OVERHEAD + SETUP_SECONDS_PER_POINT * points
+
+
+def run_one(opts, build: str, launch: str, variants: list[str], log, repeat: int,
+            rounds: int | None = None) -> list[dict] | None:
+    """One job of every variant side by side, `rounds` rounds (default --rounds)."""
     threads = parse_launch(launch)[2]
     command = launch_command(opts, build, launch) + [
         "--", str(program(opts, build)), "--mesh", opts.mesh, "--partition", "metis", "--init", opts.init,
-        "--threads", str(threads), "--variant", ",".join(rotated(variants, repeat)), "--rounds", str(opts.rounds),
-        "--iterations", str(opts.iterations)]
+        "--threads", str(threads), "--variant", ",".join(rotated(variants, repeat)),
+        "--rounds", str(rounds or opts.rounds), "--iterations", str(opts.iterations)]
     records = run_side_by_side(command, log, "gw-cfdproxy", len(variants), label(build, launch), opts.dry_run)
     if records is None:
         return None
     for record in records:
-        record.update(build=build, launch=label(build, launch), repeat=repeat)
+        record.update(build=build, launch=label(build, launch), repeat=repeat, rounds_asked=opts.rounds,
+                      repeats_asked=opts.repeats)
     return records
 
 
@@ -141,28 +168,42 @@ def medians(records: list[dict]) -> dict[tuple, float]:
     return {key: statistics.median(values) for key, values in groups.items()}
 
 
-def verdicts(records: list[dict]) -> list[goals.Verdict]:
+def planned_pairs(records: list[dict], launch: str) -> int | None:
+    """The rounds the run asked for at a launch, over all its repeats (None for runs from before the
+    driver recorded it)."""
+    asked = [r["rounds_asked"] * r["repeats_asked"] for r in records if r["launch"] == launch and "rounds_asked" in r]
+    return max(asked) if asked else None
+
+
+def verdicts(records: list[dict], skipped: list[tuple[str, str]] = ()) -> list[goals.Verdict]:
+    """`skipped`: (where, goals) of the jobs the time budget left out, not measured."""
     found = []
     for launch in ordered_launches(records):
         gw, threaded = round_values(records, launch, "gw"), threads_of(records, launch) > 1
         mpi, commfree = round_values(records, launch, "mpi"), round_values(records, launch, "commfree")
-        if not threaded:
+        planned = planned_pairs(records, launch)
+        has = {r["variant"] for r in records if r["launch"] == launch}
+        if not threaded and "commfree" in has:
             found.append(goals.judge("cfdproxy", launch, "gw / commfree", goals.paired_ratios(gw, commfree), 1.03,
-                                     at_least=False, unit="paired rounds", headline=launch == "intra-2"))
+                                     at_least=False, unit="paired rounds", headline=launch == "intra-2", planned=planned))
         # No exchange can beat none: where mpi's exchange is a few percent of an iteration, commfree /
         # mpi is the floor of gw / mpi, and gw is judged against commfree when that floor is at the bound.
-        found.append(goals.judge("cfdproxy", launch, "gw / mpi", goals.paired_ratios(gw, mpi), 1.0, at_least=False,
-                                 unit="paired rounds", floor_text="commfree / mpi",
-                                 floor_ratios=goals.paired_ratios(commfree, mpi),
-                                 versus_floor=goals.paired_ratios(gw, commfree)))
-        found.append(goals.judge("cfdproxy", launch, "gw / mpi-partitioned (same messages)",
-                                 goals.paired_ratios(gw, round_values(records, launch, "mpi-partitioned")), 1.0,
-                                 at_least=False, unit="paired rounds", headline=launch.endswith("intra-2x1")))
-        if launch.startswith("intra") and not threaded:
+        if "mpi" in has:
+            found.append(goals.judge("cfdproxy", launch, "gw / mpi", goals.paired_ratios(gw, mpi), 1.0, at_least=False,
+                                     unit="paired rounds", floor_text="commfree / mpi",
+                                     floor_ratios=goals.paired_ratios(commfree, mpi),
+                                     versus_floor=goals.paired_ratios(gw, commfree), planned=planned))
+        if "mpi-partitioned" in has:
+            found.append(goals.judge("cfdproxy", launch, "gw / mpi-partitioned (same messages)",
+                                     goals.paired_ratios(gw, round_values(records, launch, "mpi-partitioned")), 1.0,
+                                     at_least=False, unit="paired rounds", headline=launch.endswith("intra-2x1"),
+                                     planned=planned))
+        if launch.startswith("intra") and not threaded and "mpi" in has:
             found.append(goals.judge("cfdproxy", launch, "exchange phase gw / mpi",
                                      goals.paired_ratios(round_values(records, launch, "gw", "exchange"),
                                                          round_values(records, launch, "mpi", "exchange")),
-                                     0.5, at_least=False, unit="paired rounds"))
+                                     0.5, at_least=False, unit="paired rounds", planned=planned))
+    found += goals.not_measured_where_skipped("cfdproxy", skipped, found, at_least=False, unit="paired rounds")
     return [v for v in found if v]
 
 
@@ -185,13 +226,13 @@ def hybrid_lines(points: dict[tuple, float], launches: list[str]) -> list[str]:
             continue
         base = flat[(prefix, max(ranks))]
         for variant in VARIANTS:
-            if (launch, variant, "total") in points and (base, variant, "total") in points:
-                ratio = points[(launch, variant, "total")] / points[(base, variant, "total")]
+            ratio = goals.plain_ratio(points.get((launch, variant, "total")), points.get((base, variant, "total")))
+            if ratio:
                 lines.append(f"{variant:<16} {launch} / {base} = {ratio:.3f} (time per iteration, threads / flat)")
     return lines
 
 
-def summary(records: list[dict]) -> str:
+def summary(records: list[dict], skipped: list[tuple[str, str]] = ()) -> str:
     points = medians(records)
     first = records[0]
     lines = [f"CFD-Proxy: {first['mesh']}, {first['points']} points, partition {first['partition']}, init "
@@ -213,7 +254,7 @@ def summary(records: list[dict]) -> str:
     hybrid = hybrid_lines(points, ordered_launches(records))
     if hybrid:
         lines += ["", "Hybrid against flat (same cores; timing on a shared 2-core VM is indicative only):"] + hybrid
-    found = verdicts(records)
+    found = verdicts(records, skipped)
     if found:
         lines += ["", f"Goals (time ratios, the median over the rounds of each round's ratio, with its ~95% "
                   f"interval): {goals.summary_line(found)}"]
@@ -252,8 +293,10 @@ def plot(records: list[dict], out_dir: Path) -> Path | None:
 
 
 def report(out_dir: Path) -> str:
-    text = write_report("run_cfdproxy_bench", out_dir, "cfdproxy.jsonl", load(out_dir), summary, plot)
-    goals.write(out_dir / "goals.json", verdicts(load(out_dir)))
+    skipped = skipped_goals(out_dir)
+    records = load(out_dir)
+    text = write_report("run_cfdproxy_bench", out_dir, "cfdproxy.jsonl", records, lambda r: summary(r, skipped), plot)
+    goals.write(out_dir / "goals.json", verdicts(records, skipped))
     return text
 
 
@@ -277,7 +320,7 @@ def plan_jobs(opts) -> list[tuple[str, str, list[str]]]:
 def options() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smoke test: generated:20000, 3 rounds of 2 iterations")
-    parser.add_argument("--hybrid", action="store_true", help="the ranks x threads matrix of issue 32 (see above)")
+    parser.add_argument("--hybrid", action="store_true", help="the ranks x threads matrix (see above)")
     parser.add_argument("--builds", default="openmpi,mpich", help="with --hybrid: which builds (openmpi, mpich)")
     parser.add_argument("--mpich-build-dir", default=str(ROOT / "build-mpich"), help="the MPICH build tree")
     parser.add_argument("--mesh", default=default_mesh(), help="--mesh of gw-cfdproxy (default: the F6 data if present)")
@@ -288,7 +331,7 @@ def options() -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=15, help="rounds per job (the goals' statistic is over them)")
     parser.add_argument("--iterations", type=int, default=10, help="iterations per round")
     add_driver_options(parser, "cfdproxy", repeats=1, seconds=0, seconds_help="unused (rounds x iterations set "
-                       "the length)", timeout=900, timeout_help="seconds per job")
+                       "the length)", timeout=900, timeout_help="seconds per job", budget=True)
     opts = parser.parse_args()
     if opts.quick:
         opts.mesh, opts.rounds, opts.iterations = "generated:20000", 3, 2
@@ -311,12 +354,27 @@ def main() -> int:
     meta = new_meta(jobs=[f"{label(b, launch)}: {','.join(v)}" for b, launch, v in jobs], mesh=opts.mesh,
                     init=opts.init, rounds=opts.rounds, iterations=opts.iterations, repeats=opts.repeats)
     announce("run_cfdproxy_bench", out_dir, meta)
+    budget = Budget("run_cfdproxy_bench", opts.budget)
     failures, total, done = [], opts.repeats * len(jobs), 0
+    models = [job_model(opts, launch, variants) for _, launch, variants in jobs] * opts.repeats
+    expected = [overhead + opts.rounds * per_round for per_round, overhead in models]
     with open(out_dir / "cfdproxy.jsonl", "a") as jsonl, open(out_dir / "cfdproxy.log", "a") as log:
         for repeat in range(opts.repeats):
             for build, launch, variants in jobs:
-                records = run_one(opts, build, launch, variants, log, repeat)
+                per_round, overhead = models[done]
+                rounds, _ = budget.plan(opts.rounds, per_round, overhead, sum(expected[done + 1:]), key=(build, launch),
+                                        keep=min(goals.MIN_PAIRS, opts.rounds))  # every launch has goals
                 done += 1
+                where = label(build, launch) + (f", repeat {repeat + 1}" if opts.repeats > 1 else "")
+                if rounds == 0:
+                    budget.skip(where, goals="its goals (gw / mpi, gw / commfree, ...)", goal_where=label(build, launch))
+                    continue
+                if rounds < opts.rounds:
+                    budget.cut(where, rounds, opts.rounds, "rounds")
+                began = time.monotonic()
+                records = run_one(opts, build, launch, variants, log, repeat, rounds)
+                if records is not None:  # a failed job's time says nothing of the pace
+                    budget.done(overhead + rounds * per_round, time.monotonic() - began, key=(build, launch))
                 if records is None:
                     if not opts.dry_run:
                         failures.append(label(build, launch))
@@ -328,6 +386,8 @@ def main() -> int:
                 print(f"[{done}/{total}] {label(build, launch)}: ms per iteration {times}", flush=True)
     if opts.dry_run:
         return 0
+    budget.save(out_dir)
+    meta["budget"] = budget.record()
     finish_meta(meta, out_dir, failures)
     report(out_dir)
     if failures:

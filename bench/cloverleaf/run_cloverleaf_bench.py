@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""The CloverLeaf benchmark of issue 16: every exchange variant of gw-cloverleaf (as its --help lists
+"""The CloverLeaf benchmark: every exchange variant of gw-cloverleaf (as its --help lists
 them: mpi, the reference's scheme, and the ghostwire variants) x sync mode (p2p, global) side by
 side, on clover_bm_short (960 x 960) and on a strong-scaling case where the exchange matters
 (clover_strong, 128 x 128: 64 x 128 cells per rank at 2 ranks, 64 x 64 at 4), at 1, 2 and 4 ranks on one node,
@@ -41,12 +41,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench_common import (ROOT, add_driver_options, announce, append_records, chosen_launches,  # noqa: E402
-                          conclude, launch_command, load_records, new_meta, parse_json_line, pyplot, results_dir,
-                          run_side_by_side, save_figure, write_report)
+from bench_common import (JOB_OVERHEAD, ROOT, Budget, add_driver_options, announce,  # noqa: E402
+                          append_records, chosen_launches, conclude, launch_command, load_records, new_meta,
+                          parse_json_line, pyplot, results_dir, run_side_by_side, save_figure, skipped_goals,
+                          write_report)
 from bench_common import APP_LAUNCHES as LAUNCHES  # noqa: E402
 import goals  # noqa: E402
 
@@ -117,10 +119,33 @@ def deck_path(deck: str) -> Path:
     return DECK_DIR / f"{deck}.in"
 
 
-def run_job(launch: str, deck: str, opts, log, repeat: int, work: Path) -> list[dict] | None:
-    """One job of every variant side by side on one deck; their JSON records (one per run)."""
-    rounds = rounds_for(opts, launch, deck)
-    exchanges = [e for e in opts.exchange_list if e != COMMFREE or deck == STRONG]
+# The model of a job's length, for the time budget (the pace measured by the first job corrects
+# it), from the numbers above: a step on one rank, and a run's set-up, both for the deck's cells.
+STEP_SECONDS_ONE_RANK = {"clover_bm_short": 0.080, "clover_strong": 0.0008}
+RUN_SETUP_SECONDS = {"clover_bm_short": 0.15, "clover_strong": 0.003}
+REFERENCE_ROUND_SECONDS = 10.0  # the reference and gw-cloverleaf on all 87 steps, one rank
+
+
+def job_exchanges(opts, deck: str) -> list[str]:
+    return [e for e in opts.exchange_list if e != COMMFREE or deck == STRONG]
+
+
+def job_model(opts, launch: str, deck: str) -> tuple[float, float]:
+    """(seconds per round, seconds of overhead) of a job: every variant runs once a round; ranks
+    share the cores (2 ranks: ~0.55 of one rank's step)."""
+    ranks = LAUNCHES[launch][1]
+    cores = min(ranks, os.cpu_count() or 1)
+    step = STEP_SECONDS_ONE_RANK.get(deck, 0.01) * (1.0 if cores == 1 else 1.1 / cores)
+    variants = len(job_exchanges(opts, deck)) * len(opts.sync_list)
+    return variants * (opts.steps[deck] * step + RUN_SETUP_SECONDS.get(deck, 0.1)), JOB_OVERHEAD
+
+
+def run_job(launch: str, deck: str, opts, log, repeat: int, work: Path, rounds: int | None = None) -> list[dict] | None:
+    """One job of every variant side by side on one deck, `rounds` rounds (default rounds_for);
+    their JSON records (one per run)."""
+    asked = rounds_for(opts, launch, deck)
+    rounds = rounds or asked
+    exchanges = job_exchanges(opts, deck)
     command = launch_command(opts, launch) + [
         "--", str(opts.program), str(deck_path(deck)), "--quiet", "--exchange", ",".join(exchanges),
         "--sync", ",".join(opts.sync_list), "--rounds", str(rounds), "--end-step", str(opts.steps[deck]),
@@ -130,7 +155,8 @@ def run_job(launch: str, deck: str, opts, log, repeat: int, work: Path) -> list[
     if records is None:
         return None
     for record in records:
-        record.update(launch=launch, deck_name=deck, repeat=repeat, rounds=rounds)
+        record.update(launch=launch, deck_name=deck, repeat=repeat, rounds=rounds, rounds_asked=asked,
+                      repeats_asked=opts.repeats)
         record.pop("kernel_s", None)
     return records
 
@@ -179,6 +205,7 @@ def run_reference_round(opts, log, repeat: int, round_: int, work: Path) -> list
                       flush=True)
                 return None
             records.append({"app": "cloverleaf-reference", **common, "program": opts.reference,
+                            "rounds_asked": opts.reference_rounds * opts.repeats,
                             "wall_s": float(clocks[-1].replace("D", "E").replace("d", "e")),
                             "verdict": "PASSED" if "This test is considered PASSED" in text else "NOT PASSED"})
     return records
@@ -271,7 +298,16 @@ def reference_times(records: list[dict]) -> tuple[dict[tuple, float], dict[tuple
     return gw, ref
 
 
-def verdicts(records: list[dict]) -> list[goals.Verdict]:
+def planned_rounds(records: list[dict], launch: str, deck: str) -> int | None:
+    """The rounds the run asked for at a launch and deck, over all its repeats (None for runs from
+    before the driver recorded it)."""
+    asked = [r["rounds_asked"] * r["repeats_asked"] for r in side_by_side_records(records)
+             if r["launch"] == launch and r["deck_name"] == deck and "rounds_asked" in r]
+    return max(asked) if asked else None
+
+
+def verdicts(records: list[dict], skipped: list[tuple[str, str]] = ()) -> list[goals.Verdict]:
+    """`skipped`: (where, goals) of the jobs the time budget left out, not measured."""
     launches, decks, _ = ordered(records)
     found = []
     for deck in decks:
@@ -285,8 +321,9 @@ def verdicts(records: list[dict]) -> list[goals.Verdict]:
             ratios = goals.paired_ratios(times[gw], times[mpi])
             where = f"{launch}, {deck}"
             text = f"best gw ({gw}) / {mpi}"
+            planned = planned_rounds(records, launch, deck)
             found.append(goals.judge("cloverleaf", where, text, ratios, 1.0, at_least=False, unit="paired rounds",
-                                     headline=deck == STRONG and launch == "intra-2"))
+                                     headline=deck == STRONG and launch == "intra-2", planned=planned))
             if deck == STRONG and launch in STRONG_GOAL_LAUNCHES:
                 # No exchange beats none: where commfree / mpi itself is above 1/1.1 (mpi's exchange
                 # is less than a tenth of a step), best gw is judged against commfree instead, at
@@ -295,16 +332,20 @@ def verdicts(records: list[dict]) -> list[goals.Verdict]:
                 found.append(goals.judge("cloverleaf", where, text, ratios, 1.0 / STRONG_SPEEDUP, at_least=False,
                                          unit="paired rounds", floor_text=f"{COMMFREE} p2p / {mpi}",
                                          floor_ratios=goals.paired_ratios(commfree, times[mpi]),
-                                         versus_floor=goals.paired_ratios(times[gw], commfree), floor_bound=1.0))
+                                         versus_floor=goals.paired_ratios(times[gw], commfree), floor_bound=1.0,
+                                         planned=planned))
     gw, ref = reference_times(records)
     if ref:
+        asked = [r.get("rounds_asked") for r in records if r.get("app") == "cloverleaf-reference"]
         found.append(goals.judge("cloverleaf", f"{REFERENCE_LAUNCH}, {REFERENCE_DECK} (all 87 steps)",
                                  "gw-cloverleaf mpi / reference Fortran", goals.paired_ratios(gw, ref), 1.0,
-                                 at_least=False, unit="paired rounds", headline=True))
+                                 at_least=False, unit="paired rounds", headline=True,
+                                 planned=max([a for a in asked if a], default=None)))
+    found += goals.not_measured_where_skipped("cloverleaf", skipped, found, at_least=False, unit="paired rounds")
     return [v for v in found if v]
 
 
-def summary(records: list[dict]) -> str:
+def summary(records: list[dict], skipped: list[tuple[str, str]] = ()) -> str:
     launches, decks, variants = ordered(records)
     runs = side_by_side_records(records)
     lines = ["CloverLeaf: steps per second of the timestep loop (median over the rounds), every variant side by "
@@ -343,13 +384,13 @@ def summary(records: list[dict]) -> str:
     else:
         lines += ["", "Single rank against the reference Fortran: skipped (give --reference PATH to a built "
                       "CloverLeaf_ref clover_leaf, or set CLOVERLEAF_REF; see docs/cloverleaf.md)"]
-    found = verdicts(records)
+    found = verdicts(records, skipped)
     if found:
-        lines += ["", f"Goals of issue 16 (time ratios, the median over the rounds of each round's ratio, with its "
+        lines += ["", f"Goals (time ratios, the median over the rounds of each round's ratio, with its "
                       f"~95% interval): {goals.summary_line(found)}"]
         lines += [v.line() for v in found]
     elif runs:
-        lines += ["", "Goals of issue 16: not judged (no gw-* exchange in this build)"]
+        lines += ["", "Goals: not judged (no gw-* exchange in this build)"]
     return "\n".join(lines)
 
 
@@ -406,8 +447,10 @@ def plot(records: list[dict], out_dir: Path) -> Path | None:
 
 def report(out_dir: Path) -> str:
     records = load(out_dir)
-    text = write_report("run_cloverleaf_bench", out_dir, "cloverleaf.jsonl", records, summary, plot)
-    goals.write(out_dir / "goals.json", verdicts(records))
+    skipped = skipped_goals(out_dir)
+    text = write_report("run_cloverleaf_bench", out_dir, "cloverleaf.jsonl", records, lambda r: summary(r, skipped),
+                        plot)
+    goals.write(out_dir / "goals.json", verdicts(records, skipped))
     return text
 
 
@@ -469,7 +512,7 @@ def main() -> int:
     parser.add_argument("--reference-rounds", type=int, default=REFERENCE_ROUNDS,
                         help="rounds of the reference comparison (each the whole clover_bm_short, twice)")
     add_driver_options(parser, "cloverleaf", repeats=1, seconds=0, seconds_help="unused (steps x rounds set the "
-                       "length)", timeout=900, timeout_help="seconds per job")
+                       "length)", timeout=900, timeout_help="seconds per job", budget=True)
     opts = parser.parse_args()
     if opts.report:
         return 0 if report(Path(opts.report)) else 1
@@ -505,18 +548,35 @@ def main() -> int:
                  else "; give --reference PATH to a built CloverLeaf_ref clover_leaf (or set CLOVERLEAF_REF) to "
                       "enable it (docs/cloverleaf.md says how to build it)"), flush=True)
     failures = []
-    # The side-by-side jobs, then the reference comparison's rounds: (what, run it, its progress text).
-    tasks = [(f"{launch} {deck}", lambda work, r=repeat, l=launch, d=deck: run_job(l, d, opts, log, r, work),
-              lambda records, l=launch, d=deck: progress_line(records, l, d))
+    budget = Budget("run_cloverleaf_bench", opts.budget)
+    # The side-by-side jobs, then the reference comparison's rounds: (what, run it with so many
+    # rounds, its progress text, its model (rounds, seconds per round, overhead), the goals it measures).
+    tasks = [(f"{launch}, {deck}" + (f", repeat {repeat + 1}" if opts.repeats > 1 else ""),
+              lambda work, rounds, r=repeat, l=launch, d=deck: run_job(l, d, opts, log, r, work, rounds),
+              lambda records, l=launch, d=deck: progress_line(records, l, d),
+              (rounds_for(opts, launch, deck), *job_model(opts, launch, deck)),
+              "best gw / mpi")
              for repeat in range(opts.repeats) for launch in launches for deck in decks]
     if compare_reference:
         tasks += [(f"{REFERENCE_LAUNCH} {REFERENCE_DECK} against the reference, round {k}",
-                   lambda work, r=repeat, k=k: run_reference_round(opts, log, r, k, work), reference_line)
+                   lambda work, rounds, r=repeat, k=k: run_reference_round(opts, log, r, k, work), reference_line,
+                   (1, REFERENCE_ROUND_SECONDS, 0.0), "")
                   for repeat in range(opts.repeats) for k in range(1, opts.reference_rounds + 1)]
+    expected = [overhead + rounds * per_round for _, _, _, (rounds, per_round, overhead), _ in tasks]
     with open(out_dir / "cloverleaf.jsonl", "a") as jsonl, open(out_dir / "cloverleaf.log", "a") as log, \
             tempfile.TemporaryDirectory(prefix="cloverleaf-bench-") as scratch:
-        for done, (what, run, describe) in enumerate(tasks, 1):
-            records = run(Path(scratch))
+        for done, (what, run, describe, (asked, per_round, overhead), measures) in enumerate(tasks, 1):
+            rounds, _ = budget.plan(asked, per_round, overhead, sum(expected[done:]), key=what.split(", repeat")[0],
+                                    keep=min(goals.MIN_PAIRS, asked))  # every job's rounds are a goal's pairs
+            if rounds == 0:
+                budget.skip(what, goals=measures, goal_where=what.split(", repeat")[0])
+                continue
+            if rounds < asked:
+                budget.cut(what, rounds, asked, "rounds")
+            began = time.monotonic()
+            records = run(Path(scratch), rounds)
+            if records is not None:  # a failed job's time says nothing of the pace
+                budget.done(overhead + rounds * per_round, time.monotonic() - began, key=what.split(", repeat")[0])
             if opts.dry_run:
                 continue
             if records is None:
@@ -524,6 +584,8 @@ def main() -> int:
                 continue
             append_records(jsonl, records)
             print(f"[{done}/{len(tasks)}] {describe(records)}", flush=True)
+    budget.save(out_dir)
+    meta["budget"] = budget.record()
     if opts.dry_run:
         return 0
     return conclude("run_cloverleaf_bench", meta, out_dir, failures, report)

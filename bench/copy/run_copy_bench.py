@@ -75,7 +75,7 @@ def per_repeat(record: dict) -> dict[int, float]:
 
 
 def verdicts(records: list[dict]) -> list[goals.Verdict]:
-    """The issue's goals on the node-peer rows, from the paired repeats (the implementations took
+    """The goals on the node-peer rows, from the paired repeats (the implementations took
     turns within each repeat)."""
     found = []
     for (launch, source, size), impls in sorted(points(records).items()):

@@ -5,9 +5,12 @@
 // per operation; variants take turns within each repeat, so a busy machine slows all alike.
 //
 //   gw-dist-bench [--variant all|NAME,...] [--sizes 1024,4096] [--repeats 5] [--min-time 0.2] [--count N]
-//                 [--quick]
+//                 [--deadline SEC] [--quick]
 // --count fixes the operations per repeat (for instruction counts under callgrind); --quick is a
-// smoke test (256 and 1024, 3 short repeats), not a measurement.
+// smoke test (256 and 1024, 3 short repeats), not a measurement. --deadline (bench/run_suite.py:
+// the step's share of the suite's time budget) shares the time left out over the sizes still to
+// measure and stops a size's repeats when the next would not end within its share (at least one;
+// all variants of a repeat always run, so the pairs stay whole); a "# budget:" line says what it cut.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "../gw-bench/deadline.hpp"
 #include "variants.hpp"
 
 namespace distbench {
@@ -51,6 +55,7 @@ struct Options {
   int repeats = 5;
   double min_time = 0.2;  // seconds per variant and repeat
   int count = 0;          // operations per repeat; 0: calibrated to min_time
+  gwbench::Deadline deadline;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -99,6 +104,14 @@ Options parse(int argc, char** argv) {
       if (!(o.min_time > 0)) usage_error("--min-time '" + text + "': expected seconds > 0");
     } else if (arg == "--count") {
       o.count = static_cast<int>(parse_number("--count", value(), 1));
+    } else if (arg == "--deadline") {
+      std::string text = value();
+      char* end = nullptr;
+      double seconds = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !std::isfinite(seconds) || seconds <= 0)
+        usage_error("--deadline '" + text + "': expected seconds > 0");
+      // Parsed right after MPI_Init: the job's start is what the deadline counts from.
+      o.deadline = gwbench::Deadline(seconds, gwbench::Deadline::clock::now());
     } else if (arg == "--quick") {
       o.sizes = {256, 1024};
       o.repeats = 3;
@@ -108,7 +121,7 @@ Options parse(int argc, char** argv) {
       MPI_Comm_rank(MPI_COMM_WORLD, &rank);
       if (rank == 0) {
         std::printf("gw-dist-bench [--variant all|NAME,...] [--sizes 1024,4096] [--repeats 5] [--min-time 0.2] [--count N] "
-                    "[--quick]\n"
+                    "[--deadline SEC] [--quick]\n"
                     "variants:\n");
         for (const auto& v : variants()) std::printf("  %-16s %s\n", v.name.c_str(), v.description.c_str());
       }
@@ -190,6 +203,13 @@ struct Result {
   double checksum = 0;
 };
 
+// Rank 0's answer on every rank: the deadline's decisions are taken on one clock.
+bool rank0_decides(bool answer) {
+  int value = answer ? 1 : 0;
+  MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return value != 0;
+}
+
 }  // namespace
 }  // namespace distbench
 
@@ -210,7 +230,15 @@ int main(int argc, char** argv) {
       std::printf("gw-dist-bench: %d ranks, path %s, %s; median of %d repeats of >= %g s per variant\n", world.size(),
                   path.c_str(), mpi.c_str(), options.repeats, options.min_time);
 
-    for (Index n : options.sizes) {
+    gwbench::Deadline deadline = options.deadline;
+    using clock = gwbench::Deadline::clock;
+    for (std::size_t point = 0; point < options.sizes.size(); ++point) {
+      const Index n = options.sizes[point];
+      if (deadline.set() &&
+          !rank0_decides(deadline.begin_point(static_cast<int>(options.sizes.size() - point), clock::now()))) {
+        deadline.note_skipped(std::to_string(n) + "^2");
+        continue;
+      }
       // All variants of this size exist together, so they take turns within each repeat. They are
       // rebuilt every repeat in a rotated order: where a variant's memory lands (and so its cache
       // and TLB behaviour) depends on the allocation order and changes a kernel's time by a few
@@ -222,6 +250,8 @@ int main(int argc, char** argv) {
       std::vector<int> counts(count_of_variants, options.count);
       std::vector<std::vector<double>> times(count_of_variants);
       std::vector<bool> verified(count_of_variants, false);
+      const auto first = clock::now();
+      auto first_end = first;
       for (int r = 0; r < options.repeats; ++r) {
         SharedState shared;
         for (std::size_t k = 0; k < count_of_variants; ++k) {
@@ -235,10 +265,23 @@ int main(int argc, char** argv) {
           if (counts[v] == 0) counts[v] = calibrated_count(*live[v], options.min_time);
           times[v].push_back(timed(*live[v], counts[v]));
         }
-        if (r == options.repeats - 1)
+        // The last repeat, asked for or the last within the deadline, verifies the halo variants.
+        // A repeat's length: from the second on (the first calibrates every variant too).
+        const int done = r + 1;
+        const auto now = clock::now();
+        if (done == 1) first_end = now;
+        bool last = done == options.repeats;
+        if (!last && deadline.set()) {
+          const double mean = done == 1 ? std::chrono::duration<double>(now - first).count()
+                                        : std::chrono::duration<double>(now - first_end).count() / (done - 1);
+          last = !rank0_decides(deadline.another_fits(mean, now, done, options.repeats));
+          if (last) deadline.note_cut(std::to_string(n) + "^2", done, options.repeats);
+        }
+        if (last)
           for (std::size_t v = 0; v < count_of_variants; ++v)
             if (info(options.variants[v]).kind == "halo") verified[v] = live[v]->verify();
         for (auto& variant : live) variant.reset();
+        if (last) break;
       }
       for (std::size_t v = 0; v < count_of_variants; ++v) {
         const VariantInfo& vi = info(options.variants[v]);
@@ -280,10 +323,11 @@ int main(int argc, char** argv) {
       std::printf("\n");
       for (const auto& r : results) {
         std::printf("{\"bench\":\"dist\",\"impl\":\"%s\",\"case\":\"%s\",\"kind\":\"%s\",\"n\":%ld,\"ranks\":%d,"
-                    "\"path\":\"%s\",\"usec\":%.4g,\"usec_min\":%.4g,\"usec_max\":%.4g,\"repeats\":%d,\"count\":%d,"
-                    "\"verified\":%s",
+                    "\"path\":\"%s\",\"usec\":%.4g,\"usec_min\":%.4g,\"usec_max\":%.4g,\"repeats\":%zu,"
+                    "\"repeats_asked\":%d,\"count\":%d,\"verified\":%s",
                     r.variant.c_str(), r.case_name.c_str(), r.kind.c_str(), static_cast<long>(r.n), world.size(),
-                    path.c_str(), r.usec, r.usec_min, r.usec_max, options.repeats, r.count, r.verified ? "true" : "false");
+                    path.c_str(), r.usec, r.usec_min, r.usec_max, r.per_repeat.size(), options.repeats, r.count,
+                    r.verified ? "true" : "false");
         if (r.kind == "jacobi") std::printf(",\"checksum\":%.17g", r.checksum);
         std::printf(",\"usec_per_repeat\":[");
         for (std::size_t k = 0; k < r.per_repeat.size(); ++k) std::printf("%s%.4g", k ? "," : "", 1e6 * r.per_repeat[k]);
@@ -319,6 +363,7 @@ int main(int argc, char** argv) {
       bool all_verified = std::all_of(results.begin(), results.end(), [](const Result& r) { return r.verified; });
       std::printf("%zu results, %s\n", results.size(),
                   all_verified ? "every variant verified" : "verification FAILED for at least one variant");
+      deadline.print_cuts(stdout, "gw-dist-bench");
     }
   }
   MPI_Finalize();

@@ -22,11 +22,12 @@ long parse_count(const std::string& option, const std::string& text, long minimu
   return value;
 }
 
-double parse_seconds(const std::string& option, const std::string& text) {
+double parse_seconds(const std::string& option, const std::string& text, double maximum = 3600) {
   char* end = nullptr;
   double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value) || value <= 0 || value > 3600)
-    throw UsageError(option + " '" + text + "': expected a positive number of seconds (at most 3600)");
+  if (text.empty() || *end != '\0' || !std::isfinite(value) || value <= 0 || value > maximum)
+    throw UsageError(option + " '" + text + "': expected a positive number of seconds (at most " +
+                     std::to_string(static_cast<long>(maximum)) + ")");
   return value;
 }
 
@@ -70,6 +71,8 @@ MessageOptions parse_message_options(const std::vector<std::string>& args, bool 
     else if (option == "--iterations") o.iterations = parse_count(option, value, 1, 1'000'000'000);
     else if (option == "--repeats") o.repeats = static_cast<int>(parse_count(option, value, 1, 1000));
     else if (option == "--warmup") o.warmup = parse_count(option, value, 0, 1'000'000'000);
+    // The clock starts here, before MPI_Init: the launch's start counts against the deadline too.
+    else if (option == "--deadline") o.deadline = Deadline(parse_seconds(option, value, 86400), Deadline::clock::now());
     else if (option == "--window" && streaming) o.window = static_cast<int>(parse_count(option, value, 1, 4096));
     else if (option == "--verify") {
       if (value == "ends") o.verify = Verify::ends;
@@ -99,7 +102,11 @@ std::string message_options_help(bool streaming) {
       "  --min-time SEC     aim for this long per repetition of a point (default 0.25)\n"
       "  --iterations N     a fixed number of iterations instead of the adaptive count\n"
       "  --repeats N        repetitions of every point, interleaved; the median is reported (default 5)\n"
-      "  --warmup N         warm-up iterations before calibrating (default 10)\n";
+      "  --warmup N         warm-up iterations before calibrating (default 10)\n"
+      "  --deadline SEC     end within SEC seconds of the start: the time left is shared out over the\n"
+      "                     sizes still to measure, and a size's repetitions stop when the next would\n"
+      "                     not end within its share (at least one; JSON repeats_asked says how many were\n"
+      "                     asked); a \"# budget:\" line names what was cut (default: none)\n";
   if (streaming) text += "  --window W         messages per window before the receiver acknowledges (default 64)\n";
   text +=
       "  --verify ends|full check the stamp in each message's first and last bytes (default), or every byte\n"

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "deadline.hpp"
 #include "message_stamp.hpp"
 
 namespace gwbench {
@@ -23,6 +24,7 @@ struct MessageOptions {
   int window = 64;         // bandwidth: messages per window
   Verify verify = Verify::ends;
   OutputFormat format = OutputFormat::both;
+  Deadline deadline;       // --deadline: fewer repetitions (never fewer than one) to end in time
 };
 
 // `streaming` enables --window. Throws UsageError for anything it does not understand.

@@ -118,20 +118,37 @@ int run_message_sweep(RunContext& context, const MessageOptions& o, const SweepS
   }
 
   std::vector<Result> results;
+  Deadline deadline = o.deadline;
+  using clock = Deadline::clock;
   if (context.in_pair()) {
-    for (std::size_t bytes : o.sizes) {
+    for (std::size_t point = 0; point < o.sizes.size(); ++point) {
+      const std::size_t bytes = o.sizes[point];
+      // Rank 0's clock decides for both (agree): they must run the same repetitions.
+      if (deadline.set() &&
+          !agree(context, deadline.begin_point(static_cast<int>(o.sizes.size() - point), clock::now()) ? 1 : 0)) {
+        deadline.note_skipped(format_size(bytes));
+        continue;
+      }
       std::vector<long> iterations;
       for (auto& m : messengers) {
         warm_up(context, o, spec, *m, bytes);
         iterations.push_back(calibrate(context, o, spec, *m, bytes));
       }
       std::vector<std::vector<double>> seconds(messengers.size());
+      const auto first = clock::now();
       for (int repeat = 0; repeat < o.repeats; ++repeat) {
         for (std::size_t k = 0; k < messengers.size(); ++k) {
           context.pair_barrier();
           seconds[k].push_back(spec.kernel(*messengers[k], bytes, iterations[k]));
         }
+        if (deadline.set() && repeat + 1 < o.repeats) {
+          const auto now = clock::now();
+          const double mean = std::chrono::duration<double>(now - first).count() / (repeat + 1);
+          if (!agree(context, deadline.another_fits(mean, now, repeat + 1, o.repeats) ? 1 : 0)) break;
+        }
       }
+      const int done = static_cast<int>(seconds[0].size());
+      if (done < o.repeats) deadline.note_cut(format_size(bytes), done, o.repeats);
       if (!printing) continue;
       std::vector<Result> row;
       for (std::size_t k = 0; k < messengers.size(); ++k) {
@@ -147,7 +164,8 @@ int run_message_sweep(RunContext& context, const MessageOptions& o, const SweepS
         r.usec_max = usec(*std::max_element(seconds[k].begin(), seconds[k].end()));
         r.mbps = static_cast<double>(bytes) / r.usec;
         r.iterations = iterations[k];
-        r.repeats = o.repeats;
+        r.repeats = done;
+        r.repeats_asked = o.repeats;
         r.window = spec.window;
         for (double s : seconds[k]) r.usec_per_repeat.push_back(usec(s));
         row.push_back(r);
@@ -163,8 +181,9 @@ int run_message_sweep(RunContext& context, const MessageOptions& o, const SweepS
     if (json && table)
       for (const Result& r : results) std::printf("%s\n", json_line(r, run).c_str());
     std::printf("# gw-bench %s: %zu results (%zu sizes x %zu implementations), every received message verified (%s)\n",
-                spec.bench.c_str(), results.size(), o.sizes.size(), messengers.size(),
-                o.verify == Verify::full ? "every byte" : "stamps in the first and last bytes");
+                spec.bench.c_str(), results.size(), results.size() / std::max<std::size_t>(1, messengers.size()),
+                messengers.size(), o.verify == Verify::full ? "every byte" : "stamps in the first and last bytes");
+    deadline.print_cuts(stdout, ("gw-bench " + spec.bench).c_str());
     std::fflush(stdout);
   }
   context.barrier_sleeping_outside_pair();

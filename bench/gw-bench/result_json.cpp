@@ -25,7 +25,8 @@ std::string json_line(const Result& r, const RunDescription& run) {
                      ",\"bytes\":" + std::to_string(r.bytes) + ",\"ranks\":" + std::to_string(run.ranks) +
                      ",\"usec\":" + number(r.usec) + ",\"mbps\":" + number(r.mbps) + ",\"usec_min\":" +
                      number(r.usec_min) + ",\"usec_max\":" + number(r.usec_max) + ",\"repeats\":" +
-                     std::to_string(r.repeats) + ",\"iterations\":" + std::to_string(r.iterations);
+                     std::to_string(r.repeats) + ",\"repeats_asked\":" + std::to_string(r.repeats_asked) +
+                     ",\"iterations\":" + std::to_string(r.iterations);
   if (r.window > 0) line += ",\"window\":" + std::to_string(r.window);
   line += ",\"usec_per_repeat\":[";
   for (std::size_t k = 0; k < r.usec_per_repeat.size(); ++k) {

@@ -20,7 +20,8 @@ struct Result {
   double usec_max = 0;
   double mbps = 0;      // bytes / usec (10^6 bytes per second)
   long iterations = 0;  // per repetition: round trips (latency) or windows (bandwidth)
-  int repeats = 0;
+  int repeats = 0;      // measured: fewer than asked where --deadline cut them
+  int repeats_asked = 0;
   int window = 0;       // bandwidth: messages per window; 0 for latency
   // Each repetition's time per message, in repetition order: the implementations of a size take
   // turns within every repetition, so scripts compare them repetition by repetition.

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""The miniGhost benchmark of issue 6: gw-minighost's variants gw (ghostwire grids), mpi (plain MPI)
+"""The miniGhost benchmark: gw-minighost's variants gw (ghostwire grids), mpi (plain MPI)
 and commfree (no exchange: the compute bound) side by side, weak scaling with NDIM^3 cells per rank,
 NDIM from 10 to 100, 1 and 20 variables, both comm methods (10 BSPMA, 11 SVAF), on 2 and 4 ranks of
 one node. Like the original study (Barrett et al., miniGhost, 2012) it reports mesh elements per
@@ -11,7 +11,7 @@ second (cells per rank x ranks x variables / time per step).
     bench/minighost/run_minighost_bench.py --launches emulated-2,multihost-2 --ndims 10,20,50
     bench/minighost/run_minighost_bench.py --report DIR      the table and plot of an earlier run again
     bench/minighost/run_minighost_bench.py --fortran --ndims 10,20,30,50
-                                                            also the Fortran app (gw-minighost-f), issue 18
+                                                            also the Fortran app (gw-minighost-f)
 
 Every point is one mpirun of gw-minighost in its side-by-side mode (--variant gw,mpi,commfree
 --rounds R) per repeat: the three variants live in the same job and take turns, each doing its share
@@ -25,7 +25,7 @@ meta.json. Only a run on an otherwise idle machine means anything: the load aver
 With --fortran every point also runs gw-minighost-f (the Fortran app, those of its variants gw, mpi
 and commfree that --variants names, side by side) in a job of its own right before or after the C++
 job (the order alternates with the repeat); its variants appear as gw-f, mpi-f and commfree-f.
-Issue 18's goals: gw-f / mpi-f as issue 6's (commfree-f its floor, from the same job), and
+The Fortran app's goals: gw-f / mpi-f as gw / mpi (commfree-f its floor, from the same job), and
 gw-f / gw at least 0.9 (the Fortran app within 10% of the C++ one), paired round by round across
 the two jobs of a repeat (seconds apart, not moments: a weaker pairing, said in the verdict).
 """
@@ -36,12 +36,13 @@ import json
 import os
 import statistics
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench_common import (add_driver_options, announce, chosen_launches, finish_axis,  # noqa: E402
-                          finish_meta, launch_command, load_records, new_meta, pyplot, results_dir, rotated,
-                          run_side_by_side, save_figure, write_report)
+from bench_common import (JOB_OVERHEAD, Budget, add_driver_options, announce, chosen_launches,  # noqa: E402
+                          finish_axis, finish_meta, launch_command, load_records, new_meta, pyplot, results_dir,
+                          rotated, run_side_by_side, save_figure, skipped_goals, write_report)
 from bench_common import APP_LAUNCHES as LAUNCHES  # noqa: E402
 import goals  # noqa: E402
 
@@ -56,29 +57,48 @@ def goal_speedup(ndim: int) -> float:
 
 # ---------------------------------------------------------------- running
 
-def time_steps(ndim: int, num_vars: int, ranks: int, seconds: float, rounds: int) -> int:
-    """Steps for about `seconds` of stepping per variant, at least two per round. A 3D7PT cell
-    update with its share of the exchange and the checks costs 1-3 ns per core here (NDIM 20: 7-10
-    us per step for 8000 cells; NDIM 100 with 20 variables: 45-55 ms for 20 M), plus a few us per
-    step; ranks beyond the cores share them."""
+def step_seconds(ndim: int, num_vars: int, ranks: int) -> float:
+    """A time step's expected seconds. A 3D7PT cell update with its share of the exchange and the
+    checks costs 1-3 ns per core here (NDIM 20: 7-10 us per step for 8000 cells; NDIM 100 with 20
+    variables: 45-55 ms for 20 M), plus a few us per step; ranks beyond the cores share them."""
     cores = os.cpu_count() or 1
-    per_step = 1.5e-9 * ndim ** 3 * num_vars * max(1.0, ranks / cores) + 3e-6
-    return max(2 * rounds, min(200000, int(seconds / per_step)))
+    return 1.5e-9 * ndim ** 3 * num_vars * max(1.0, ranks / cores) + 3e-6
 
 
-def run_one(launch: str, config: dict, opts, log, repeat: int, fortran: bool = False) -> list[dict] | None:
-    """One job running every variant of a configuration side by side; their JSON records. The
-    variants are set up in an order that rotates with the repeat: a job's first allocations can
-    land in memory that makes strided copies a few percent slower (seen at NDIM 100 with 20
-    variables: whichever variant was set up first lost 2-5%), so repeats give each variant the first
-    place in turn."""
+def time_steps(ndim: int, num_vars: int, ranks: int, seconds: float, rounds: int) -> int:
+    """Steps for about `seconds` of stepping per variant, at least two per round."""
+    return max(2 * rounds, min(200000, int(seconds / step_seconds(ndim, num_vars, ranks))))
+
+
+def job_model(launch: str, config: dict, opts) -> tuple[float, float]:
+    """(seconds per round, seconds of overhead) of a point's jobs (the C++ one and, with --fortran,
+    the Fortran one), for the time budget: every variant steps its share of the steps each round;
+    setting up writes each variant's arrays once (about 2 ns a value, two arrays)."""
+    ranks = LAUNCHES[launch][1]
+    apps = [opts.variant_list] + ([opts.fortran_variants] if opts.fortran else [])
+    steps = time_steps(config["ndim"], config["vars"], ranks, opts.seconds, opts.rounds)
+    per_step = step_seconds(config["ndim"], config["vars"], ranks)
+    per_round = sum(len(variants) for variants in apps) * steps * per_step / opts.rounds
+    setup = sum(len(variants) for variants in apps) * 2 * 2e-9 * config["ndim"] ** 3 * config["vars"]
+    return per_round, len(apps) * JOB_OVERHEAD + setup
+
+
+def run_one(launch: str, config: dict, opts, log, repeat: int, fortran: bool = False,
+            rounds: int | None = None) -> list[dict] | None:
+    """One job running every variant of a configuration side by side, `rounds` rounds (default
+    --rounds; fewer where the time budget cut it, each as long as a full job's); their JSON
+    records. The variants are set up in an order that rotates with the repeat: a job's first
+    allocations can land in memory that makes strided copies a few percent slower (seen at NDIM 100
+    with 20 variables: whichever variant was set up first lost 2-5%), so repeats give each variant
+    the first place in turn."""
     path, ranks, _ = LAUNCHES[launch]
     program = fortran_program(opts) if fortran else Path(opts.build_dir) / "apps" / "minighost" / "gw-minighost"
     variants = opts.fortran_variants if fortran else opts.variant_list
-    steps = time_steps(config["ndim"], config["vars"], ranks, opts.seconds, opts.rounds)
+    rounds = rounds or opts.rounds
+    steps = time_steps(config["ndim"], config["vars"], ranks, opts.seconds * rounds / opts.rounds, rounds)
     command = launch_command(opts, launch) + [
         "--", str(program), "--variant", ",".join(rotated(variants, repeat)),
-        "--rounds", str(min(opts.rounds, steps)), "--scaling", "2", "--ndim", str(config["ndim"]),
+        "--rounds", str(min(rounds, steps)), "--scaling", "2", "--ndim", str(config["ndim"]),
         "--num_vars", str(config["vars"]), "--comm_method", str(config["comm"]), "--stencil", str(opts.stencil),
         "--num_tsteps", str(steps), "--report_diffusion", "0"]
     records = run_side_by_side(command, log, "minighost", len(variants), f"{launch} {config}", opts.dry_run)
@@ -88,8 +108,7 @@ def run_one(launch: str, config: dict, opts, log, repeat: int, fortran: bool = F
         record.pop("final_interior_sums", None)
         if fortran:
             record["variant"] += "-f"
-        record["launch"] = launch
-        record["path"] = path
+        record.update(launch=launch, path=path, rounds_asked=opts.rounds, repeats_asked=opts.repeats)
     return records
 
 
@@ -97,7 +116,7 @@ def fortran_program(opts) -> Path:
     return Path(opts.build_dir) / "apps" / "minighost-f" / "gw-minighost-f"
 
 
-def run_point(launch: str, config: dict, opts, log, repeat: int) -> list[dict] | None:
+def run_point(launch: str, config: dict, opts, log, repeat: int, rounds: int) -> list[dict] | None:
     """The C++ job of a point and, with --fortran, the Fortran one, in an order alternating with the
     repeat; None if any failed."""
     apps = [False, True] if opts.fortran else [False]
@@ -105,37 +124,57 @@ def run_point(launch: str, config: dict, opts, log, repeat: int) -> list[dict] |
         apps.reverse()
     records = []
     for fortran in apps:
-        part = run_one(launch, config, opts, log, repeat, fortran)
+        part = run_one(launch, config, opts, log, repeat, fortran, rounds)
         if part is None:
             return None
         records += part
     return records
 
 
-def run_matrix(opts, launches: list[str], configs: list[dict], out_dir: Path) -> list[str]:
+def point_name(launch: str, config: dict) -> str:
+    return f"{launch} NDIM {config['ndim']} vars {config['vars']} {COMM_NAMES[config['comm']]}"
+
+
+def run_matrix(opts, launches: list[str], configs: list[dict], out_dir: Path, budget: Budget) -> list[str]:
+    """Every point once per repeat, repeats outermost; each job's rounds within its share of the
+    time budget."""
     failures = []
-    total = opts.repeats * len(launches) * len(configs)
+    jobs = [(repeat, launch, config) for repeat in range(opts.repeats) for launch in launches for config in configs]
+    models = [job_model(launch, config, opts) for _, launch, config in jobs]
+    expected = [overhead + opts.rounds * per_round for per_round, overhead in models]
+    total = len(jobs)
     done = 0
     with open(out_dir / "minighost.jsonl", "a") as jsonl, open(out_dir / "minighost.log", "a") as log:
-        for repeat in range(opts.repeats):
-            for launch in launches:
-                for config in configs:
-                    records = run_point(launch, config, opts, log, repeat)
-                    done += 1
-                    if records is None:
-                        if not opts.dry_run:
-                            failures.append(f"{launch} {config}")
-                        continue
-                    for record in records:
-                        record["repeat"] = repeat
-                        jsonl.write(json.dumps(record, separators=(",", ":")) + "\n")
-                    jsonl.flush()
-                    by_variant = {r["variant"]: r for r in records}
-                    ratio = paired_ratio(records, (launch, opts.stencil, config["vars"], config["comm"], config["ndim"]))
-                    rates = "  ".join(f"{v} {r['elements_per_s']:.3e}" for v, r in by_variant.items())
-                    print(f"[{done}/{total}] {launch} NDIM {config['ndim']:>3} vars {config['vars']:>2} "
-                          f"{COMM_NAMES[config['comm']]:<5} elements/s: {rates}"
-                          + (f"  gw/mpi {ratio:.2f}" if ratio else ""), flush=True)
+        for k, ((repeat, launch, config), (per_round, overhead)) in enumerate(zip(jobs, models)):
+            done += 1
+            key = (launch, config["ndim"], config["vars"], config["comm"])
+            where = f"{point_name(launch, config)}, repeat {repeat + 1}"
+            keep = min(goals.MIN_PAIRS, opts.rounds) if launch in ("intra-2", "intra-4") else 1  # goals' pairs
+            rounds, _ = budget.plan(opts.rounds, per_round, overhead, sum(expected[k + 1:]), key=key, keep=keep)
+            if rounds == 0:
+                budget.skip(where, goals="gw / mpi" if launch in ("intra-2", "intra-4") else "",
+                            goal_where=verdict_where(launch, config["ndim"], config["vars"], config["comm"]))
+                continue
+            if rounds < opts.rounds:
+                budget.cut(where, rounds, opts.rounds, "rounds")
+            began = time.monotonic()
+            records = run_point(launch, config, opts, log, repeat, rounds)
+            if records is not None:  # a failed job's time says nothing of the pace
+                budget.done(overhead + rounds * per_round, time.monotonic() - began, key=key)
+            if records is None:
+                if not opts.dry_run:
+                    failures.append(f"{launch} {config}")
+                continue
+            for record in records:
+                record["repeat"] = repeat
+                jsonl.write(json.dumps(record, separators=(",", ":")) + "\n")
+            jsonl.flush()
+            by_variant = {r["variant"]: r for r in records}
+            ratio = paired_ratio(records, (launch, opts.stencil, config["vars"], config["comm"], config["ndim"]))
+            rates = "  ".join(f"{v} {r['elements_per_s']:.3e}" for v, r in by_variant.items())
+            print(f"[{done}/{total}] {launch} NDIM {config['ndim']:>3} vars {config['vars']:>2} "
+                  f"{COMM_NAMES[config['comm']]:<5} elements/s: {rates}"
+                  + (f"  gw/mpi {ratio:.2f}" if ratio else ""), flush=True)
     return failures
 
 
@@ -182,9 +221,23 @@ def ordered_launches(keys) -> list[str]:
     return [name for name in LAUNCHES if name in present]
 
 
-def verdicts(records: list[dict]) -> list[goals.Verdict]:
-    """Issue 6's goals on one node: gw / mpi in speed, the median over all rounds of the per-round
-    ratios, at least 1.3 for NDIM <= 20 and 1.0 above."""
+def planned_pairs(records: list[dict], key: tuple) -> int | None:
+    """The rounds the run asked for at a point (launch, stencil, num_vars, comm_method, ndim), over
+    all its repeats: what the goals' pairs are counted against (None for runs from before the
+    driver recorded it)."""
+    asked = [r["rounds_asked"] * r["repeats_asked"] for r in records if "rounds_asked" in r
+             and (r["launch"], r["stencil"], r["num_vars"], r["comm_method"], r["nx"]) == key]
+    return max(asked) if asked else None
+
+
+def verdict_where(launch: str, ndim: int, num_vars: int, comm: int) -> str:
+    return f"{launch} NDIM {ndim:>3}, {num_vars:>2} var, {COMM_NAMES.get(comm, comm)}"
+
+
+def verdicts(records: list[dict], skipped: list[tuple[str, str]] = ()) -> list[goals.Verdict]:
+    """The goals on one node: gw / mpi in speed, the median over all rounds of the per-round
+    ratios, at least 1.3 for NDIM <= 20 and 1.0 above. `skipped`: (where, goals) of points the time
+    budget left out, not measured."""
     points = medians(records)
     found = []
     for launch in ordered_launches(points):
@@ -192,27 +245,29 @@ def verdicts(records: list[dict]) -> list[goals.Verdict]:
             continue
         for stencil, num_vars, comm, n in sorted({k[1:5] for k in points if k[0] == launch}):
             rates = round_rates(records, (launch, stencil, num_vars, comm, n))
-            where = f"{launch} NDIM {n:>3}, {num_vars:>2} var, {COMM_NAMES.get(comm, comm)}"
+            planned = planned_pairs(records, (launch, stencil, num_vars, comm, n))
+            where = verdict_where(launch, n, num_vars, comm)
             if "gw" in rates and "mpi" in rates:
                 found.append(goals.judge(
                     "minighost", where, "gw / mpi", goals.paired_ratios(rates["gw"], rates["mpi"]), goal_speedup(n),
                     at_least=True, unit="paired rounds",
-                    headline=(n, num_vars, comm) in ((10, 20, 11), (50, 20, 10), (100, 1, 11))))
+                    headline=(n, num_vars, comm) in ((10, 20, 11), (50, 20, 10), (100, 1, 11)), planned=planned))
             if "gw-f" in rates and "mpi-f" in rates:  # issue 18: the Fortran app, its commfree the floor
                 floor = rates.get("commfree-f", {})
                 found.append(goals.judge(
                     "minighost-f", where, "gw-f / mpi-f", goals.paired_ratios(rates["gw-f"], rates["mpi-f"]),
                     goal_speedup(n), at_least=True, unit="paired rounds", floor_text="commfree-f / mpi-f",
                     floor_ratios=goals.paired_ratios(floor, rates["mpi-f"]),
-                    versus_floor=goals.paired_ratios(rates["gw-f"], floor), floor_bound=1.0))
+                    versus_floor=goals.paired_ratios(rates["gw-f"], floor), floor_bound=1.0, planned=planned))
             if "gw-f" in rates and "gw" in rates:
                 found.append(goals.judge(
                     "minighost-f", where, "gw-f / gw (Fortran / C++)", goals.paired_ratios(rates["gw-f"], rates["gw"]),
-                    0.9, at_least=True, unit="rounds paired across 2 jobs"))
+                    0.9, at_least=True, unit="rounds paired across 2 jobs", planned=planned))
+    found += goals.not_measured_where_skipped("minighost", skipped, found, at_least=True, unit="paired rounds")
     return [v for v in found if v]
 
 
-def summary(records: list[dict]) -> str:
+def summary(records: list[dict], skipped: list[tuple[str, str]] = ()) -> str:
     points = medians(records)
     runs = sorted({sum(1 for r in records if (r["launch"], r["stencil"], r["num_vars"], r["comm_method"], r["nx"],
                                                r["variant"]) == key) for key in points})
@@ -238,12 +293,13 @@ def summary(records: list[dict]) -> str:
                 for n in ndims:
                     top = points.get((launch, stencil, num_vars, comm, n, top_name))
                     under = points.get((launch, stencil, num_vars, comm, n, bottom))
-                    row.append(f"{top / under:>10.2f}" if top and under else f"{'-':>10}")
+                    ratio = goals.plain_ratio(top, under)
+                    row.append(f"{ratio:>10.2f}" if ratio else f"{'-':>10}")
                 if any(cell.strip() != "-" for cell in row):
                     lines.append(f"{top_name + ' / ' + bottom:<14}" + "".join(row))
-    found = verdicts(records)
+    found = verdicts(records, skipped)
     if found:
-        lines += ["", f"Goals of issues 6 and 18 (one node; gw / mpi in speed, the median over the rounds of each round's "
+        lines += ["", f"Goals (one node; gw / mpi in speed, the median over the rounds of each round's "
                   f"ratio, with its ~95% interval): {goals.summary_line(found)}"]
         lines += [v.line() for v in found]
     return "\n".join(lines)
@@ -285,8 +341,10 @@ def plot(records: list[dict], out_dir: Path) -> Path | None:
 
 
 def report(out_dir: Path) -> str:
-    text = write_report("run_minighost_bench", out_dir, "minighost.jsonl", load(out_dir), summary, plot)
-    goals.write(out_dir / "goals.json", verdicts(load(out_dir)))
+    skipped = skipped_goals(out_dir)
+    records = load(out_dir)
+    text = write_report("run_minighost_bench", out_dir, "minighost.jsonl", records, lambda r: summary(r, skipped), plot)
+    goals.write(out_dir / "goals.json", verdicts(records, skipped))
     return text
 
 
@@ -313,12 +371,12 @@ def main() -> int:
     parser.add_argument("--launches", default="intra-2,intra-4", help=f"comma separated, of: {', '.join(LAUNCHES)}")
     parser.add_argument("--fortran", action="store_true",
                         help="also run the Fortran app gw-minighost-f (its variants among --variants) at every "
-                             "point (issue 18)")
+                             "point")
     parser.add_argument("--rounds", type=int, default=15,
                         help="rounds in which the variants of a job take turns (the goals' statistic is over them)")
     add_driver_options(parser, "minighost", repeats=1, seconds=0.5,
                        seconds_help="stepping time of each variant in a job", timeout=600,
-                       timeout_help="seconds per job")
+                       timeout_help="seconds per job", budget=True)
     opts = parser.parse_args()
 
     if opts.report:
@@ -351,9 +409,12 @@ def main() -> int:
     meta = new_meta(launches=launches, configs=configs, stencil=opts.stencil, repeats=opts.repeats,
                     seconds=opts.seconds)
     announce("run_minighost_bench", out_dir, meta)
-    failures = run_matrix(opts, launches, configs, out_dir)
+    budget = Budget("run_minighost_bench", opts.budget)
+    failures = run_matrix(opts, launches, configs, out_dir, budget)
     if opts.dry_run:
         return 0
+    budget.save(out_dir)
+    meta["budget"] = budget.record()
     finish_meta(meta, out_dir, failures)
     report(out_dir)
     if failures:

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""The original codes side by side with ghostwire's apps (issue 34): given checkouts of the originals,
+"""The original codes side by side with ghostwire's apps: given checkouts of the originals,
 builds them under the build tree (build/originals/<name>-<commit>/, never in a checkout, never in
 git) and runs them interleaved with ghostwire's apps on the same inputs:
 
@@ -601,7 +601,7 @@ def cfd_reference_checksums() -> dict[str, float]:
 
 def cfd_self_check(rec: dict) -> str | None:
     """The original prints no field values; ghostwire's checksums (the original partition, --init one)
-    are compared with the reference code's (tests/cfdproxy/reference_checksums.txt, issue 15)."""
+    are compared with the reference code's (tests/cfdproxy/reference_checksums.txt)."""
     if rec["side"] != "gw":
         return None
     reference = cfd_reference_checksums()

@@ -16,9 +16,11 @@ the residual history compared with basic's.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import statistics
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -63,21 +65,93 @@ def sf_jobs(types: list[str], opts) -> list[tuple[str, list[str], int, int]]:
                                                for t in types if t in SEPARATE]
 
 
-def run_sf(opts, out_dir: Path, log, types: list[str], failures: list[str]) -> None:
+# The model of the jobs' lengths, for the time budget (the pace measured by the first jobs corrects
+# it): a gw-petsc-sf-bench job starts PETSc and sets up every type per size (~0.5 s besides
+# mpirun's); a round times every type and floor for ~10 ms each (automatic -iters), per size and
+# direction; with -iters fixed a timing is a few scatters. SNES ex5's NGS sweep costs ~50 ns a point.
+SF_SETUP_SECONDS = 0.5
+TIMING_SECONDS = 0.01
+FIXED_ITERS_TIMING_SECONDS = 0.002
+SNES_POINT_SWEEP_SECONDS = 5e-8
+
+
+def sf_model(opts, dim: int, job_types: list[str], iters: int) -> tuple[float, float]:
+    """(seconds per round, seconds of overhead) of one gw-petsc-sf-bench job."""
+    sizes = len(sizes_of(opts, dim).split(","))
+    timings = sizes * 2 * (len(job_types) + len(FLOORS))  # both directions; the floors time too
+    return timings * (FIXED_ITERS_TIMING_SECONDS if iters else TIMING_SECONDS), common.JOB_OVERHEAD + SF_SETUP_SECONDS
+
+
+def snes_model(opts, launch: str, grid: int, sweeps: int, types: list[str]) -> float:
+    """Seconds of one repeat of SNES ex5 (a job per type)."""
+    cores = min(LAUNCHES[launch][1], os.cpu_count() or 1)
+    return len(types) * (common.JOB_OVERHEAD + SF_SETUP_SECONDS + sweeps * grid * grid * SNES_POINT_SWEEP_SECONDS / cores)
+
+
+class Work:
+    """The jobs of a run in the order they run, with their expected seconds (for each job's share
+    of the time budget: its expected seconds among those of the jobs still to run)."""
+
+    def __init__(self, budget: common.Budget, expected: list[float]):
+        self.budget, self.expected, self.index = budget, expected, 0
+
+    def plan(self, rounds: int, per_round: float, overhead: float, key, keep: int = 1) -> int:
+        """Rounds for the next job (0: skip it); moves on to the one after."""
+        self.index += 1
+        return self.budget.plan(rounds, per_round, overhead, sum(self.expected[self.index:]), key=key, keep=keep)[0]
+
+
+def sf_job_list(opts, types: list[str]) -> list[tuple]:
+    """(launch, dim, dof, job, job types, rounds, iters) of every SF job, in order."""
+    return [(launch, dim, dof, *job) for launch in opts.launches for dim, dof in ((2, 1), (2, 4), (3, 1), (3, 4))
+            for job in sf_jobs(types, opts)]
+
+
+def snes_plan(opts, types: list[str]) -> tuple[int, int, list[str]]:
+    """(grid, sweeps, types) of SNES ex5."""
+    grid, sweeps = (256, 40) if opts.quick else (opts.snes_grid, 60)
+    return grid, sweeps, [t for t in types if t in opts.snes_types]
+
+
+def expected_work(opts, types: list[str]) -> list[float]:
+    """The expected seconds of every job (SF jobs, SNES repeats, SNES's scatter alone), in order."""
+    expected = []
+    for _, dim, _, _, job_types, rounds, iters in sf_job_list(opts, types):
+        per_round, overhead = sf_model(opts, dim, job_types, iters)
+        expected.append(overhead + rounds * per_round)
+    if not opts.no_snes:
+        grid, sweeps, snes_types = snes_plan(opts, types)
+        for launch in [l for l in opts.launches if l in opts.snes_launches]:
+            expected += [snes_model(opts, launch, grid, sweeps, snes_types)] * opts.snes_repeats
+            per_round, overhead = sf_model(opts, 2, ["basic", "ghostwire"], 0)
+            expected.append(overhead + opts.repeats * per_round / 4)  # one size, one direction
+    return expected
+
+
+def run_sf(opts, out_dir: Path, log, types: list[str], failures: list[str], work: Work) -> None:
     results = out_dir / "sf.jsonl"
-    for launch in opts.launches:
-        for dim, dof in ((2, 1), (2, 4), (3, 1), (3, 4)):
-            for job, job_types, rounds, iters in sf_jobs(types, opts):
-                arguments = ["-dim", str(dim), "-dof", str(dof), "-sizes", sizes_of(opts, dim), "-reps", str(rounds)] \
-                    + (["-iters", str(iters)] if iters else []) + sf_options(opts, job_types)
-                what = f"{launch} {dim}-D dof {dof}" + ("" if job == "main" else f" ({job} beside basic)")
-                run_sf_job(opts, launch, job, arguments, results, log, what, failures)
+    for launch, dim, dof, job, job_types, asked, iters in sf_job_list(opts, types):
+        what = f"{launch} {dim}-D dof {dof}" + ("" if job == "main" else f" ({job} beside basic)")
+        per_round, overhead = sf_model(opts, dim, job_types, iters)
+        # The main job's rounds are its goals' pairs: at least goals.MIN_PAIRS of them where it can.
+        rounds = work.plan(asked, per_round, overhead, key=(launch, dim, dof, job),
+                           keep=min(goals.MIN_PAIRS, asked) if job == "main" else 1)
+        if rounds == 0:
+            work.budget.skip(what, goals="ghostwire / basic and / best other type" if job == "main" else "")
+            continue
+        if rounds < asked:
+            work.budget.cut(what, rounds, asked, "rounds")
+        arguments = ["-dim", str(dim), "-dof", str(dof), "-sizes", sizes_of(opts, dim), "-reps", str(rounds)] \
+            + (["-iters", str(iters)] if iters else []) + sf_options(opts, job_types)
+        began = time.monotonic()
+        run_sf_job(opts, launch, job, arguments, results, log, what, failures, asked)
+        work.budget.done(overhead + rounds * per_round, time.monotonic() - began, key=(launch, dim, dof, job))
 
 
 def run_sf_job(opts, launch: str, job: str, arguments: list[str], results: Path, log, what: str,
-               failures: list[str]) -> None:
-    """One gw-petsc-sf-bench run on `launch`, its JSON lines appended to `results` with their launch
-    and job."""
+               failures: list[str], asked: int) -> None:
+    """One gw-petsc-sf-bench run on `launch`, its JSON lines appended to `results` with their launch,
+    job and the rounds the run asked for (`asked`; -reps may be fewer where the time budget cut it)."""
     program = Path(opts.build_dir) / "bench" / "petsc" / "gw-petsc-sf-bench"
     before = len(common.load_records(results, "round_seconds"))
     command = common.launch_command(opts, launch) + ["--", str(program)] + arguments + ["-json", str(results)]
@@ -87,7 +161,7 @@ def run_sf_job(opts, launch: str, job: str, arguments: list[str], results: Path,
         return
     added = common.load_records(results, "round_seconds")[before:]
     for record in added:
-        record.update(launch=launch, job=job)
+        record.update(launch=launch, job=job, rounds_asked=asked)
     rewrite_tail(results, before, added)
     if done.returncode != 0 or not added:
         failures.append(what)
@@ -120,13 +194,20 @@ def parse_log_view(text: str) -> tuple[float, float, float]:
     return total, scatter, setup
 
 
-def run_snes(opts, out_dir: Path, log, types: list[str], failures: list[str]) -> None:
+def run_snes(opts, out_dir: Path, log, types: list[str], failures: list[str], work: Work) -> None:
+    """SNES ex5 per type, repeats outermost (a repeat is a job per type, the pairs of its goals);
+    a repeat the time budget has no room for is left out, and those after it."""
     program = Path(opts.build_dir) / "bench" / "petsc" / "petsc-snes-ex5"
-    grid, sweeps = (256, 40) if opts.quick else (opts.snes_grid, 60)
+    grid, sweeps, snes_types = snes_plan(opts, types)
     results = out_dir / "snes.jsonl"
-    snes_types = [t for t in types if t in opts.snes_types]
     for launch in [l for l in opts.launches if l in opts.snes_launches]:
+        repeats = opts.snes_repeats
         for repeat in range(opts.snes_repeats):
+            fits = work.plan(1, snes_model(opts, launch, grid, sweeps, snes_types), 0.0, key=("snes", launch))
+            if repeat >= repeats or not fits:
+                repeats = min(repeats, repeat)  # a repeat left out: the ones after it too
+                continue
+            began = time.monotonic()
             for sf_type in common.rotated(snes_types, repeat):
                 view = out_dir / f"snes-{launch}-{sf_type}-{repeat}.log"
                 command = common.launch_command(opts, launch) + [
@@ -144,22 +225,42 @@ def run_snes(opts, out_dir: Path, log, types: list[str], failures: list[str]) ->
                 residuals = [line.strip() for line in done.stdout.splitlines() if "SNES Function norm" in line]
                 with open(results, "a") as out:
                     common.append_records(out, [{"bench": "snes-ex5-ngs", "launch": launch, "type": sf_type,
-                                                 "repeat": repeat, "grid": grid, "sweeps": sweeps,
+                                                 "repeat": repeat, "repeats_asked": opts.snes_repeats,
+                                                 "grid": grid, "sweeps": sweeps,
                                                  "total_seconds": total, "scatter_seconds": max(scatter - setup, 0.0),
                                                  "setup_seconds": setup, "scatter_with_setup_seconds": scatter,
                                                  "residuals": residuals}])
+            work.budget.done(snes_model(opts, launch, grid, sweeps, snes_types), time.monotonic() - began,
+                             key=("snes", launch))
             print(f"== snes {launch} repeat {repeat + 1}/{opts.snes_repeats}", flush=True)
-        run_snes_scatter(opts, out_dir, log, launch, grid, [t for t in snes_types if t in ("basic", "ghostwire")], failures)
+        if repeats < opts.snes_repeats:
+            if repeats:
+                work.budget.cut(f"SNES ex5 {launch}", repeats, opts.snes_repeats, "repeats")
+            else:
+                work.budget.skip(f"SNES ex5 {launch}", goals="SNES ex5's scatter and total time ghostwire / basic")
+        run_snes_scatter(opts, out_dir, log, launch, grid, [t for t in snes_types if t in ("basic", "ghostwire")],
+                         failures, work)
 
 
-def run_snes_scatter(opts, out_dir: Path, log, launch: str, grid: int, types: list[str], failures: list[str]) -> None:
+def run_snes_scatter(opts, out_dir: Path, log, launch: str, grid: int, types: list[str], failures: list[str],
+                     work: Work) -> None:
     """The scatter SNES ex5 does every sweep (its DMDA's global-to-local), timed alone per type with
     its floors (gw-petsc-sf-bench -global): how much of the scatter any type must spend copying
     the owned values (named beside an unmet SNES scatter goal: judge_scatter_alone)."""
-    arguments = ["-dim", "2", "-global", f"{grid},{grid}", "-ops", "forward", "-reps", str(opts.repeats)] \
+    what = f"snes {launch}: its scatter alone, with the floors"
+    per_round, overhead = sf_model(opts, 2, types, 0)
+    per_round /= 4  # one size, one direction
+    rounds = work.plan(opts.repeats, per_round, overhead, key=("snes scatter", launch))
+    if rounds == 0:
+        work.budget.skip(what)
+        return
+    if rounds < opts.repeats:
+        work.budget.cut(what, rounds, opts.repeats, "rounds")
+    arguments = ["-dim", "2", "-global", f"{grid},{grid}", "-ops", "forward", "-reps", str(rounds)] \
         + sf_options(opts, types)
-    run_sf_job(opts, launch, "main", arguments, out_dir / "snes_sf.jsonl", log,
-               f"snes {launch}: its scatter alone, with the floors", failures)
+    began = time.monotonic()
+    run_sf_job(opts, launch, "main", arguments, out_dir / "snes_sf.jsonl", log, what, failures, opts.repeats)
+    work.budget.done(overhead + rounds * per_round, time.monotonic() - began, key=("snes scatter", launch))
 
 
 def point_name(record: dict) -> str:
@@ -195,7 +296,9 @@ def rounds_of(types: dict[str, dict], name: str) -> dict[int, float]:
     beside = types.get(f"basic@{job}")
     if not beside or "basic" not in types:
         return {}
-    scale = statistics.median(goals.paired_ratios(mine, per_round(beside["round_seconds"])))
+    scale = goals.paired_median(mine, per_round(beside["round_seconds"]))
+    if scale is None:
+        return {}
     return {k: scale * v for k, v in per_round(types["basic"]["round_seconds"]).items()}
 
 
@@ -212,13 +315,15 @@ def best_other(types: dict[str, dict]) -> dict[int, float]:
     return min(others, key=lambda o: statistics.median(o.values()), default={})
 
 
-def sf_verdicts(records: list[dict]) -> list[goals.Verdict]:
+def sf_verdicts(records: list[dict], skipped: list[tuple[str, str]] = ()) -> list[goals.Verdict]:
+    """`skipped`: (where, goals) of the jobs the time budget left out, not measured."""
     verdicts = []
     for (launch, op, dim, dof, n), types in sorted(sf_points(records).items()):
         if "ghostwire" not in types or "basic" not in types:
             continue
         gw = per_round(types["ghostwire"]["round_seconds"])
         size = types["ghostwire"]["bytes_per_neighbour"]
+        planned = types["ghostwire"].get("rounds_asked")
         where = f"{launch}, {dim}-D dof {dof} n={n} ({size} B/neighbour), {op}"
         intra = LAUNCHES[launch][0] == "intra"
         if intra:
@@ -226,13 +331,16 @@ def sf_verdicts(records: list[dict]) -> list[goals.Verdict]:
             what = "ghostwire / basic" + (" (PetscSF Reduce)" if op == "reverse" else "")
             basic = per_round(types["basic"]["round_seconds"])
             verdict = goals.judge("petsc-sf", where, what, goals.paired_ratios(gw, basic), bound, False,
-                                  unit="paired rounds")
+                                  unit="paired rounds", planned=planned)
             floor = next((f for f in reversed(FLOORS) if f in types), None)
             if verdict and floor:
                 judge_beyond_floor(verdict, gw, basic, floor, per_round(types[floor]["round_seconds"]))
             verdicts.append(verdict)
         verdicts.append(goals.judge("petsc-sf", where, "ghostwire / best other type",
-                                    goals.paired_ratios(gw, best_other(types)), 1.0, False, unit="paired rounds"))
+                                    goals.paired_ratios(gw, best_other(types)), 1.0, False, unit="paired rounds",
+                                    planned=planned))
+    verdicts += goals.not_measured_where_skipped("petsc-sf", [s for s in skipped if not s[0].startswith("SNES")],
+                                                 verdicts, False, unit="paired rounds")
     return [v for v in verdicts if v]
 
 
@@ -240,17 +348,23 @@ def judge_beyond_floor(verdict: goals.Verdict, gw: dict, basic: dict, name: str,
     """Where the floor alone (the pack floor where measured, else the copy floor) leaves no room for
     the bound (floor / basic above it, or within the reproducibility of it), the goal is judged on
     the time beyond the floor: (ghostwire - floor) / (basic - floor) at most the bound is status
-    "floor" (what messages cost is within the goal)."""
-    if verdict.status == "met":
+    "floor" (what messages cost is within the goal). That share is a ratio of differences, negative
+    in a round where the floor took longer than ghostwire itself: the verdict line says so in words
+    (goals.Floor.describe) and gives the plain ghostwire / floor ratio of times instead."""
+    if verdict.status in ("met", goals.NOT_MEASURED):
         return
     floor_ratios = goals.paired_ratios(floor, basic)
     if not floor_ratios or statistics.median(floor_ratios) < verdict.bound * (1 - goals.REPRODUCIBILITY):
         return
-    beyond = [(gw[k] - floor[k]) / (basic[k] - floor[k]) for k in gw if k in basic and k in floor and basic[k] > floor[k]]
-    if not beyond:
+    keys = [k for k in gw if k in basic and k in floor and goals.positive(gw[k]) and goals.positive(floor[k])
+            and goals.positive(basic[k]) and basic[k] > floor[k]]
+    if not keys:
         return
-    median, low, high = goals.median_interval(beyond)
-    verdict.floor = goals.Floor(f"{name} / basic", statistics.median(floor_ratios), median, low, high, verdict.bound)
+    median, low, high = goals.median_interval([(gw[k] - floor[k]) / (basic[k] - floor[k]) for k in keys])
+    plain = statistics.median(gw[k] / floor[k] for k in keys)
+    below = sum(1 for k in keys if gw[k] < floor[k])
+    verdict.floor = goals.Floor(f"{name} / basic", statistics.median(floor_ratios), median, low, high, verdict.bound,
+                                kind="beyond", plain=plain, below=below, pairs=len(keys))
     verdict.notes.append(f"judged beyond the {name}: (ghostwire - floor) / (basic - floor)")
     if goals.satisfies(median, verdict.bound, False):
         verdict.status = "floor"
@@ -258,24 +372,29 @@ def judge_beyond_floor(verdict: goals.Verdict, gw: dict, basic: dict, name: str,
         verdict.status = "tie"
 
 
-def snes_verdicts(records: list[dict], alone: list[dict]) -> list[goals.Verdict]:
+def snes_verdicts(records: list[dict], alone: list[dict], skipped: list[tuple[str, str]] = ()) -> list[goals.Verdict]:
     """Total and scatter time from the -log_view of each run; the scatter goal, where the copy floor
-    of SNES's scatter (timed alone, `alone`) leaves no room for it, judged beyond that floor."""
+    of SNES's scatter (timed alone, `alone`) leaves no room for it, judged beyond that floor.
+    `skipped`: (where, goals) of the jobs the time budget left out, not measured."""
     verdicts = []
     for launch in sorted({r["launch"] for r in records}):
         mine = [r for r in records if r["launch"] == launch]
         by = {t: {r["repeat"]: r for r in mine if r["type"] == t} for t in TYPES}
         if not by["ghostwire"] or not by["basic"]:
             continue
+        planned = max([r.get("repeats_asked") or 0 for r in mine]) or None
         for key, bound, text in (("scatter_seconds", 0.6, "scatter time (SF set-up apart) ghostwire / basic"),
                                  ("total_seconds", 1.0, "total time ghostwire / basic")):
             gw = {k: r[key] for k, r in by["ghostwire"].items()}
             basic = {k: r[key] for k, r in by["basic"].items()}
-            verdict = goals.judge("petsc-snes-ex5", f"{launch}, NGS", text, goals.paired_ratios(gw, basic), bound, False)
+            verdict = goals.judge("petsc-snes-ex5", f"{launch}, NGS", text, goals.paired_ratios(gw, basic), bound, False,
+                                  planned=planned)
             if verdict and key == "scatter_seconds":
                 judge_scatter_alone(verdict, [r for r in alone if r["launch"] == launch])
             if verdict:
                 verdicts.append(verdict)
+    verdicts += goals.not_measured_where_skipped("petsc-snes-ex5", [s for s in skipped if s[0].startswith("SNES")],
+                                                 verdicts, False)
     return verdicts
 
 
@@ -283,14 +402,14 @@ def judge_scatter_alone(verdict: goals.Verdict, alone: list[dict]) -> None:
     """Beside an unmet SNES scatter goal, what bounds it: the floors' shares of SNES's DMDA
     scatter timed alone. Only a note: SNES's scatter time also holds its local-only scatters and
     runs on cold caches, so the share does not carry over to it as a floor."""
-    if verdict.status == "met":
+    if verdict.status in ("met", goals.NOT_MEASURED):
         return
     types = {r["type"]: r for r in alone if r.get("verified", True)}
     if "basic" not in types:
         return
     basic = per_round(types["basic"]["round_seconds"])
-    shares = [f"the {f} alone is {statistics.median(goals.paired_ratios(per_round(types[f]['round_seconds']), basic)):.2f}"
-              for f in FLOORS if f in types]
+    medians = {f: goals.paired_median(per_round(types[f]["round_seconds"]), basic) for f in FLOORS if f in types}
+    shares = [f"the {f} alone is {share:.2f}" for f, share in medians.items() if share is not None]
     if shares:
         verdict.notes.append(f"its scatter timed alone: {', '.join(shares)} of basic's time "
                              "(gw-petsc-sf-bench -global, snes_sf.jsonl)")
@@ -310,16 +429,18 @@ def columns(records: list[dict]) -> list[str]:
     return [t for t in TYPES if t in present] + transfers + [f for f in FLOORS if f in present]
 
 
-def summary(records: list[dict], snes: list[dict], alone: list[dict]) -> str:
+def summary(records: list[dict], snes: list[dict], alone: list[dict], skipped: list[tuple[str, str]] = ()) -> str:
     shown = columns(records)
     lines = [f"{'launch':<12} {'op':<8} {'case':<14} {'B/nbr':>8}  " + " ".join(f"{t:>11}" for t in shown)
              + "  gw/basic  gw/best"]
     for (launch, op, dim, dof, n), types in sorted(sf_points(records).items()):
         size = next(iter(types.values()))["bytes_per_neighbour"]
         cells = " ".join(f"{1e6 * types[t]['seconds']:>8.2f} us" if t in types else f"{'-':>11}" for t in shown)
-        ratio = f"{types['ghostwire']['ratio_to_basic']:>8.3f}" if "ghostwire" in types else f"{'-':>8}"
-        best = goals.paired_ratios(per_round(types["ghostwire"]["round_seconds"]), best_other(types)) if "ghostwire" in types else []
-        best_text = f"{statistics.median(best):>8.3f}" if best else f"{'-':>8}"
+        to_basic = types["ghostwire"]["ratio_to_basic"] if "ghostwire" in types else None
+        ratio = f"{to_basic:>8.3f}" if goals.positive(to_basic) else f"{'-':>8}"
+        best = goals.paired_median(per_round(types["ghostwire"]["round_seconds"]), best_other(types)) \
+            if "ghostwire" in types else None
+        best_text = f"{best:>8.3f}" if best else f"{'-':>8}"
         lines.append(f"{launch:<12} {op:<8} {f'{dim}-D dof{dof} n={n}':<14} {size:>8}  {cells}  {ratio}  {best_text}")
     separate = [t for t in SEPARATE if t in shown]
     if separate:
@@ -342,9 +463,10 @@ def summary(records: list[dict], snes: list[dict], alone: list[dict]) -> str:
         differ = residuals_differ(snes)
         lines.append("  residual histories: " + ("all equal to basic's" if not differ else "DIFFER: " + ", ".join(differ)))
         for r in sorted(alone, key=lambda r: (r["launch"], r["type"])):
+            share = f"  x{r['ratio_to_basic']:.3f} of basic" if goals.positive(r["ratio_to_basic"]) else ""
             lines.append(f"  its scatter alone ({r['launch']}, {r['global'][0]}x{r['global'][1]}): {r['type']:<10} "
-                         f"{1e6 * r['seconds']:9.2f} us  x{r['ratio_to_basic']:.3f} of basic")
-    verdicts = sf_verdicts(records) + snes_verdicts(snes, alone)
+                         f"{1e6 * r['seconds']:9.2f} us{share}")
+    verdicts = sf_verdicts(records, skipped) + snes_verdicts(snes, alone, skipped)
     lines += ["", "Goals (medians of paired rounds): " + goals.summary_line(verdicts)]
     lines += [v.line() for v in verdicts if v.status != "met"]
     return "\n".join(lines)
@@ -380,14 +502,15 @@ def report(out_dir: Path) -> None:
     records = common.load_records(out_dir / "sf.jsonl", "round_seconds")
     snes = common.load_records(out_dir / "snes.jsonl", "total_seconds")
     alone = common.load_records(out_dir / "snes_sf.jsonl", "round_seconds")
-    common.write_report(PROGRAM, out_dir, "sf.jsonl", records, lambda r: summary(r, snes, alone), plot)
-    goals.write(out_dir / "goals.json", sf_verdicts(records) + snes_verdicts(snes, alone))
+    skipped = common.skipped_goals(out_dir)
+    common.write_report(PROGRAM, out_dir, "sf.jsonl", records, lambda r: summary(r, snes, alone, skipped), plot)
+    goals.write(out_dir / "goals.json", sf_verdicts(records, skipped) + snes_verdicts(snes, alone, skipped))
 
 
 def options() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     common.add_driver_options(parser, "petsc", repeats=11, seconds=0.0, seconds_help="(unused)", timeout=900,
-                              timeout_help="seconds per job")
+                              timeout_help="seconds per job", budget=True)
     parser.add_argument("--launches", default=",".join(LAUNCHES), help="of " + ", ".join(LAUNCHES))
     parser.add_argument("--sizes-2d", default="64,256,1024", help="2-D points per rank per dimension")
     parser.add_argument("--sizes-3d", default="16,32,64,128", help="3-D points per rank per dimension")
@@ -441,12 +564,16 @@ def main() -> int:
     meta = common.new_meta(launches=opts.launches, types=types, repeats=opts.repeats)
     common.announce(PROGRAM, out_dir, meta)
     failures: list[str] = []
+    budget = common.Budget(PROGRAM, opts.budget)
+    work = Work(budget, expected_work(opts, types))
     with open(out_dir / "log.txt", "w") as log:
-        run_sf(opts, out_dir, log, types, failures)
+        run_sf(opts, out_dir, log, types, failures, work)
         if not opts.no_snes:
-            run_snes(opts, out_dir, log, types, failures)
+            run_snes(opts, out_dir, log, types, failures, work)
     if opts.dry_run:
         return 0
+    budget.save(out_dir)
+    meta["budget"] = budget.record()
     return common.conclude(PROGRAM, meta, out_dir, failures, report)
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Issue 17's measured comparison: gw-topo-bench (a periodic 3-D stencil exchange, one message per
+"""Topology-aware placement measured: gw-topo-bench (a periodic 3-D stencil exchange, one message per
 face, 1 B to 2 MiB) on two emulated hosts over TCP with the launcher's round-robin placement, for
 three placements of the same process grid: rank order (the launcher's), ghostwire's hierarchical
 placement and Open MPI's treematch. Reports the DASH study's relative improvement factor (rank

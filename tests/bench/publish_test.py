@@ -53,7 +53,9 @@ def make_run(folder: Path, stamp: str, cpu: str, commit: str, ratio: float) -> P
     verdicts = [goals.Verdict("latency", "intra, 8 B", "gw / raw", 1.3, False, ratio, ratio - 0.1, ratio + 0.1, 9,
                               status="met", headline=True, notes=["gw within 1.3x of raw at 8 B"]),
                 goals.Verdict("heat", "intra-2, 1024^2, 8x8", "gw / best MPI", 1.0, False, 1.2, 1.1, 1.3, 13,
-                              status="NOT MET")]
+                              status="NOT MET"),
+                goals.Verdict("latency", "multihost, 8 B", "gw / mpi-sendrecv", 1.1, False, None, None, None, 0,
+                              status=goals.NOT_MEASURED, headline=True, planned=9)]
     goals.write(run / "goals.json", verdicts)
     (run / "report.md").write_text(REPORT)
     (run / "summary.txt").write_text("the closing summary\n")
@@ -125,9 +127,12 @@ def main() -> int:
                   f"{section} names its machine, commit and run")
         check("records/20261128-100000/heat/heat.png" in test_part, "the driver's plot is shown with its benchmark")
         check("| 1.10 [1.00-1.20] |" in test_part, "the headline ratio with its interval")
+        check("| latency, multihost, 8 B | gw / mpi-sendrecv | not measured (no paired repeats of 9 measured) |"
+              in test_part, "a headline goal the budget cut says so instead of a ratio")
+        check("| **all** | 1 | 0 | 0 | 1 | 1 |" in test_part, "the verdict counts, not measured among them")
 
         block = readme_block(records)
-        check("commit `abc1234`" in block and "1.10 [1.00-1.20]" in block and "of 2 goals 1 met" in block
+        check("commit `abc1234`" in block and "1.10 [1.00-1.20]" in block and "of 3 goals 1 met" in block and "1 not measured" in block
               and "1 NOT MET" in block, f"the README's results are the newest run's: {block}")
 
         # --check: the committed pages against the records, both ways.

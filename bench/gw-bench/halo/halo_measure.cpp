@@ -205,7 +205,7 @@ std::vector<long> by_rank(long count) {
 
 template <class Steps>
 std::vector<HaloResult> measure_with(RunContext& context, const HaloOptions& o, const HaloCase& c,
-                                     const CaseStats& stats, const std::vector<std::string>& names) {
+                                     const CaseStats& stats, const std::vector<std::string>& names, Deadline& deadline) {
   CaseBench<Steps> bench(context, o, c, names);
   const std::size_t count = bench.size();
   for (std::size_t k = 0; k < count; ++k) bench.verified_exchange(k);
@@ -215,11 +215,22 @@ std::vector<HaloResult> measure_with(RunContext& context, const HaloOptions& o, 
     iterations.push_back(bench.calibrate(k));
   }
   std::vector<std::vector<double>> seconds(count);
-  for (int repeat = 0; repeat < o.repeats; ++repeat)
+  using clock = Deadline::clock;
+  const auto first = clock::now();
+  int done = 0;
+  for (int repeat = 0; repeat < o.repeats; ++repeat) {
     for (std::size_t k = 0; k < count; ++k) {
       seconds[k].push_back(bench.timed(k, iterations[k]).exchange_seconds);
       bench.verified_exchange(k);
     }
+    done = repeat + 1;
+    if (deadline.set() && done < o.repeats) {
+      const auto now = clock::now();
+      const double mean = std::chrono::duration<double>(now - first).count() / done;
+      if (!rank0_decides(deadline.another_fits(mean, now, done, o.repeats))) break;
+    }
+  }
+  if (done < o.repeats) deadline.note_cut(c.name, done, o.repeats);
 
   std::vector<HaloResult> results;
   for (std::size_t k = 0; k < count; ++k) {
@@ -233,7 +244,8 @@ std::vector<HaloResult> measure_with(RunContext& context, const HaloOptions& o, 
     r.usec_min = usec(*std::min_element(seconds[k].begin(), seconds[k].end()));
     r.usec_max = usec(*std::max_element(seconds[k].begin(), seconds[k].end()));
     r.iterations = iterations[k];
-    r.repeats = o.repeats;
+    r.repeats = done;
+    r.repeats_asked = o.repeats;
     r.bytes_per_exchange = stats.bytes_per_exchange;
     r.messages = stats.messages;
     r.neighbours = stats.neighbours;
@@ -246,9 +258,15 @@ std::vector<HaloResult> measure_with(RunContext& context, const HaloOptions& o, 
 }  // namespace
 
 std::vector<HaloResult> measure_case(RunContext& context, const HaloOptions& o, const HaloCase& c,
-                                     const CaseStats& stats, const std::vector<std::string>& names) {
-  if (o.reverse) return measure_with<ReverseSteps>(context, o, c, stats, names);
-  return measure_with<ForwardSteps>(context, o, c, stats, names);
+                                     const CaseStats& stats, const std::vector<std::string>& names, Deadline& deadline) {
+  if (o.reverse) return measure_with<ReverseSteps>(context, o, c, stats, names, deadline);
+  return measure_with<ForwardSteps>(context, o, c, stats, names, deadline);
+}
+
+bool rank0_decides(bool answer) {
+  int value = answer ? 1 : 0;
+  mpi_call(MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  return value != 0;
 }
 
 }  // namespace gwbench::halo

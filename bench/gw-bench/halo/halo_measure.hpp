@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../deadline.hpp"
 #include "halo_case.hpp"
 #include "halo_options.hpp"
 #include "halo_report.hpp"
@@ -28,8 +29,14 @@ struct CaseStats {
 };
 CaseStats case_stats(const HaloCase& c);
 
-// Collective over MPI_COMM_WORLD; every rank returns the same results.
+// Collective over MPI_COMM_WORLD; every rank returns the same results. The repetitions stop early
+// where `deadline` (begun for this case) says the next would not end within the case's share.
 std::vector<HaloResult> measure_case(RunContext& context, const HaloOptions& options, const HaloCase& c,
-                                     const CaseStats& stats, const std::vector<std::string>& implementations);
+                                     const CaseStats& stats, const std::vector<std::string>& implementations,
+                                     Deadline& deadline);
+
+// Rank 0's answer on every rank (collective over MPI_COMM_WORLD): the deadline's decisions are
+// taken on one clock, so all ranks run the same repetitions.
+bool rank0_decides(bool answer);
 
 }  // namespace gwbench::halo

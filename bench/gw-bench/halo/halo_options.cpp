@@ -21,11 +21,12 @@ long parse_count(const std::string& option, const std::string& text, long minimu
   return value;
 }
 
-double parse_seconds(const std::string& option, const std::string& text) {
+double parse_seconds(const std::string& option, const std::string& text, double maximum = 3600) {
   char* end = nullptr;
   double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value) || value <= 0 || value > 3600)
-    throw UsageError(option + " '" + text + "': expected a positive number of seconds (at most 3600)");
+  if (text.empty() || *end != '\0' || !std::isfinite(value) || value <= 0 || value > maximum)
+    throw UsageError(option + " '" + text + "': expected a positive number of seconds (at most " +
+                     std::to_string(static_cast<long>(maximum)) + ")");
   return value;
 }
 
@@ -97,6 +98,8 @@ HaloOptions parse_halo_options(const std::vector<std::string>& args) {
     else if (option == "--repeats") o.repeats = static_cast<int>(parse_count(option, value, 1, 1000));
     else if (option == "--warmup") o.warmup = parse_count(option, value, 0, 1'000'000'000);
     else if (option == "--skip-exchange") o.skip_exchange = parse_count(option, value, 1, 1'000'000'000);
+    // The clock starts here, before MPI_Init: the launch's start counts against the deadline too.
+    else if (option == "--deadline") o.deadline = Deadline(parse_seconds(option, value, 86400), Deadline::clock::now());
     else if (option == "--verify") {
       if (value == "ghosts") o.verify = HaloVerify::ghosts;
       else if (value == "every") o.verify = HaloVerify::every;
@@ -136,6 +139,10 @@ std::string halo_options_help() {
       "  --iterations N     a fixed number of exchanges per repetition instead of the adaptive count\n"
       "  --repeats N        repetitions, implementations interleaved; the median is reported (default 5)\n"
       "  --warmup N         exchanges before calibrating (default 10)\n"
+      "  --deadline SEC     end within SEC seconds of the start: the time left is shared out over the\n"
+      "                     cases still to measure, and a case's repetitions stop when the next would\n"
+      "                     not end within its share (at least one; JSON repeats_asked says how many were\n"
+      "                     asked); a \"# budget:\" line names what was cut (default: none)\n"
       "  --verify ghosts|every  ghosts (default): before every exchange each rank rewrites every owned\n"
       "                     element (the next exchange's values), after it checks every received ghost;\n"
       "                     every cell is checked after each repetition. every: every cell rewritten\n"

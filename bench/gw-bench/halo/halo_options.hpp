@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../deadline.hpp"
 #include "halo_case.hpp"
 
 namespace gwbench::halo {
@@ -29,6 +30,7 @@ struct HaloOptions {
   // --reverse: time the reverse exchange with sum (ghosts back to their owners, added) instead,
   // on the implementations that have one (reverse_unsupported_reason).
   bool reverse = false;
+  Deadline deadline;  // --deadline: fewer repetitions (never fewer than one) to end in time
 };
 
 // Throws UsageError for anything it does not understand.

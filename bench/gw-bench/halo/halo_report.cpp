@@ -65,7 +65,8 @@ std::string halo_json_line(const HaloResult& r, const HaloRun& run) {
          ",\"bytes_per_exchange\":" + std::to_string(r.bytes_per_exchange) +
          ",\"messages\":" + std::to_string(r.messages) + ",\"neighbours\":" + std::to_string(r.neighbours) +
          ",\"internode_messages\":" + internode +
-         ",\"repeats\":" + std::to_string(r.repeats) + ",\"iterations\":" + std::to_string(r.iterations) +
+         ",\"repeats\":" + std::to_string(r.repeats) + ",\"repeats_asked\":" + std::to_string(r.repeats_asked) +
+         ",\"iterations\":" + std::to_string(r.iterations) +
          ",\"transport\":" + (r.transport.empty() ? std::string("null") : quoted(r.transport)) +
          ",\"nodes\":" + std::to_string(run.nodes) + ",\"hosts\":" + std::to_string(run.hosts) +
          ",\"mpi\":" + quoted(run.mpi) + ",\"verify\":" + quoted(run.verify) +

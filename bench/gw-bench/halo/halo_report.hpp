@@ -19,7 +19,8 @@ struct HaloResult {
   double usec = 0;        // per exchange (slowest rank), median over the repetitions
   double usec_min = 0, usec_max = 0;
   long iterations = 0;    // exchanges per repetition
-  int repeats = 0;
+  int repeats = 0;        // measured: fewer than asked where --deadline cut them
+  int repeats_asked = 0;
   std::uint64_t bytes_per_exchange = 0;  // ghost bytes received per exchange, all ranks together
   long messages = 0;                     // messages per exchange, all ranks together
   int neighbours = 0;                    // most neighbours of any rank

@@ -83,7 +83,17 @@ int run_halo(RunContext& context, const HaloOptions& o) {
 
   std::vector<HaloResult> results;
   std::vector<std::string> descriptions, not_applicable;
-  for (const CaseSpec& spec : o.cases) {
+  Deadline deadline = o.deadline;
+  std::size_t measured_cases = 0;
+  for (std::size_t point = 0; point < o.cases.size(); ++point) {
+    const CaseSpec& spec = o.cases[point];
+    // The case's share begins before its set-up (a point cloud's partitioning takes a while).
+    if (deadline.set() && !rank0_decides(deadline.begin_point(static_cast<int>(o.cases.size() - point),
+                                                              Deadline::clock::now()))) {
+      deadline.note_skipped(spec.name);
+      continue;
+    }
+    ++measured_cases;
     HaloCase c = spec.kind == CaseSpec::Kind::unstructured
                      ? make_point_cloud_case(spec, o.point_cloud, context.rank(), context.size())
                      : make_grid_case(spec, context.rank(), context.size());
@@ -94,7 +104,7 @@ int run_halo(RunContext& context, const HaloOptions& o) {
         case_names.push_back(name);
       else
         not_applicable.push_back(name + " on " + c.name + " (" + std::string(why) + ")");
-    std::vector<HaloResult> row = measure_case(context, o, c, stats, case_names);
+    std::vector<HaloResult> row = measure_case(context, o, c, stats, case_names, deadline);
     descriptions.push_back("# " + c.name + ": " + c.description + "; per exchange " + std::to_string(stats.messages) +
                            " messages, " + kib(stats.bytes_per_exchange) + " (all ranks), at most " +
                            std::to_string(stats.neighbours) + " neighbour" + (stats.neighbours == 1 ? "" : "s") +
@@ -119,7 +129,8 @@ int run_halo(RunContext& context, const HaloOptions& o) {
     for (const std::string& line : not_applicable) std::printf("# not applicable: %s\n", line.c_str());
     std::string skipped = not_applicable.empty() ? "" : "; " + std::to_string(not_applicable.size()) + " not applicable";
     std::printf("# gw-bench halo: %zu results (%zu cases x %zu implementations%s), every exchange verified (%s)\n",
-                results.size(), o.cases.size(), names.size(), skipped.c_str(), checked);
+                results.size(), measured_cases, names.size(), skipped.c_str(), checked);
+    deadline.print_cuts(stdout, o.reverse ? "gw-bench halo --reverse" : "gw-bench halo");
     std::fflush(stdout);
   }
   end_peer_sessions();
