@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # gw_add_mpi_test(NAME name RANKS n [THREADS t] [PATH intra|emulated|multihost] [RPN k] [TIMEOUT s]
-#                 [LABELS ...] [PASS_REGEX re] COMMAND program args...)
+#                 [PLAIN] [LABELS ...] [PASS_REGEX re] COMMAND program args...)
 # THREADS: threads per rank (scripts/launch --threads); ranks x threads count against the cores.
+# PLAIN: launched as a user's plain mpirun would (scripts/launch --plain-mpi: the MPI's defaults,
+# none of the script's Open MPI settings); label plain.
 # Registers a CTest test that runs `program` on `n` MPI ranks through scripts/launch, so tests are
-# launched exactly as users and benchmarks launch programs.
+# launched exactly as the benchmarks launch programs.
 set(GHOSTWIRE_LAUNCH ${PROJECT_SOURCE_DIR}/scripts/launch)
 
 function(gw_add_mpi_test)
-  cmake_parse_arguments(T "MPICH_OVERSUBSCRIBE" "NAME;RANKS;THREADS;PATH;RPN;TIMEOUT;PASS_REGEX" "LABELS;COMMAND;ENV"
-                        ${ARGN})
+  cmake_parse_arguments(T "MPICH_OVERSUBSCRIBE;PLAIN" "NAME;RANKS;THREADS;PATH;RPN;TIMEOUT;PASS_REGEX"
+                        "LABELS;COMMAND;ENV" ${ARGN})
   if(NOT T_PATH)
     set(T_PATH intra)
   endif()
@@ -38,8 +40,12 @@ function(gw_add_mpi_test)
   if(T_THREADS GREATER 1)
     list(APPEND launch --threads ${T_THREADS})
   endif()
-  add_test(NAME ${T_NAME} COMMAND ${launch} -- ${T_COMMAND})
   set(labels mpi ${T_PATH} ${T_LABELS})
+  if(T_PLAIN)
+    list(APPEND launch --plain-mpi)
+    list(APPEND labels plain)
+  endif()
+  add_test(NAME ${T_NAME} COMMAND ${launch} -- ${T_COMMAND})
   set_tests_properties(${T_NAME} PROPERTIES LABELS "${labels}" TIMEOUT ${T_TIMEOUT}
                        PROCESSORS 2 ENVIRONMENT "GHOSTWIRE_TIMEOUT=120;${T_ENV}")
   if(T_PASS_REGEX)

@@ -8,6 +8,7 @@
 #include "ghostwire/dist/copy.hpp"
 #include "ghostwire/error.hpp"
 #include "grid_state.hpp"
+#include "runtime/world_state.hpp"
 
 namespace ghostwire::detail {
 namespace {
@@ -30,6 +31,14 @@ void check_array_pattern(const PatternCore& pattern, const World& world) {
     raise(Errc::invalid_argument, "Array: the pattern's team has " + std::to_string(pattern.team_size()) +
                                       " ranks but the world has " + std::to_string(world.size()) +
                                       "; expected a team of world.size() ranks");
+  // An array is read and written anywhere, so it needs one-sided access to every node: refused
+  // here, on every rank together (the World found the same answer everywhere), not at the first
+  // access to another node's element.
+  const std::string& no_windows = world_state(world).no_windows_between_nodes;
+  if (!no_windows.empty())
+    raise(Errc::unsupported, "Array: an array over " + std::to_string(world.node_count()) +
+                                 " nodes reaches the other nodes' elements through one-sided windows, but " +
+                                 no_windows);
 }
 
 GlobalAddress array_address(const PatternCore& pattern, Segment& segment, std::size_t element_size, Index index,

@@ -76,7 +76,9 @@ Segment::Segment(World& world, std::size_t bytes, std::size_t notification_count
     s.peer_base[static_cast<std::size_t>(w.node_ranks[static_cast<std::size_t>(local)])] =
         shared.parts[static_cast<std::size_t>(local)];
 
-  if (w.node_count > 1) {
+  // Without windows between nodes (World's probe) the segment still serves notified writes, which
+  // travel as messages; only one-sided access to other nodes is refused (require_world_window).
+  if (w.node_count > 1 && w.no_windows_between_nodes.empty()) {
     check_mpi(MPI_Win_create(s.base, static_cast<MPI_Aint>(part_bytes), 1, MPI_INFO_NULL, w.comm, &s.world_window),
               "MPI_Win_create");
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, s.world_window), "MPI_Win_lock_all");
@@ -151,9 +153,21 @@ void check_range(const SegmentState& s, int rank, std::size_t offset, std::size_
                                   " bytes)");
 }
 
+void require_world_window(const SegmentState& s, int rank, const char* call) {
+  if (s.world_window != MPI_WIN_NULL) return;
+  if (s.w->no_windows_between_nodes.empty())
+    raise(Errc::internal, std::string(call) + ": rank " + std::to_string(rank) + " is on another node but segment " +
+                              std::to_string(s.id) + " has no world window");
+  raise(Errc::unsupported, std::string(call) + ": rank " + std::to_string(rank) +
+                               " is on another node, and one-sided access to it needs a window between nodes, but " +
+                               s.w->no_windows_between_nodes);
+}
+
 // One-sided transfer through the world window in pieces MPI's int counts can describe.
 template <class Transfer>
-void rma_in_chunks(const SegmentState& s, int rank, std::size_t offset, std::size_t bytes, Transfer&& transfer) {
+void rma_in_chunks(const SegmentState& s, int rank, std::size_t offset, std::size_t bytes, Transfer&& transfer,
+                   const char* call) {
+  require_world_window(s, rank, call);
   for_each_mpi_chunk(bytes, [&](std::size_t done, int piece) {
     transfer(done, static_cast<MPI_Aint>(s.data_offset + offset + done), piece);
   });
@@ -178,7 +192,7 @@ void Segment::put(int target, std::size_t offset, const void* source, std::size_
     check_mpi(MPI_Put(static_cast<const std::byte*>(source) + done, count, MPI_BYTE, target, displacement, count,
                       MPI_BYTE, s.world_window),
               "MPI_Put");
-  });
+  }, "Segment::put");
 }
 
 void Segment::get(int target, std::size_t offset, void* destination, std::size_t bytes) const {
@@ -197,7 +211,7 @@ void Segment::get(int target, std::size_t offset, void* destination, std::size_t
     check_mpi(MPI_Get(static_cast<std::byte*>(destination) + done, count, MPI_BYTE, target, displacement, count,
                       MPI_BYTE, s.world_window),
               "MPI_Get");
-  });
+  }, "Segment::get");
 }
 
 }  // namespace ghostwire

@@ -90,9 +90,7 @@ struct AsyncTransferState {
   // Issues the runs as few one-sided operations as MPI's int counts allow.
   template <class Issue>
   void issue(const SegmentState& s, int rank, std::span<const TransferRun> runs, const char* call, Issue&& one) {
-    if (s.world_window == MPI_WIN_NULL)
-      raise(Errc::internal, std::string(call) + ": rank " + std::to_string(rank) +
-                                " is on another node but segment " + std::to_string(s.id) + " has no world window");
+    require_world_window(s, rank, call);
     auto flush_batch = [&] {
       if (lengths.empty()) return;
       if (lengths.size() == 1) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Layout of a segment: each rank's part is [notification slots | data], page aligned, allocated as
 // one MPI shared window over the node and, when there are several nodes, also exposed through a
-// window over the whole world for one-sided access from other nodes. Invariant: peer_base is null
-// exactly for the ranks on other nodes. docs/runtime.md, "Segments".
+// window over the whole world for one-sided access from other nodes (unless MPI cannot create
+// windows between nodes: docs/running.md, "Open MPI"). Invariant: peer_base is null exactly for the
+// ranks on other nodes. docs/runtime.md, "Segments".
 #pragma once
 
 #include <mpi.h>
@@ -46,6 +47,11 @@ inline const SegmentState& segment_state(const Segment& segment) noexcept { retu
 
 // Throws out_of_range unless [offset, offset + bytes) lies in `rank`'s part.
 void check_range(const SegmentState& s, int rank, std::size_t offset, std::size_t bytes, const char* call);
+
+// Throws unless `s` has its window over the world, through which one-sided calls reach `rank` on
+// another node: Errc::unsupported naming what to set when MPI has no windows between nodes
+// (WorldState::no_windows_between_nodes).
+void require_world_window(const SegmentState& s, int rank, const char* call);
 
 // Release store of a notification: whoever reads it with acquire sees the data written before.
 inline void store_notification(std::uint32_t* slot, std::uint32_t value) noexcept {

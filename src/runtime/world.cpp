@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// World: node discovery, the wait policy, the transport; teardown. Invariants: nodes are numbered by
-// their lowest rank and every rank computes the same layout; a World whose wait timed out (broken)
-// frees nothing collectively. docs/runtime.md, "World" and "Waiting and timeouts".
+// World: node discovery, the wait policy, whether MPI has windows between nodes, the transport;
+// teardown. Invariants: nodes are numbered by their lowest rank and every rank computes the same
+// layout and the same answer on windows; a World whose wait timed out (broken) frees nothing
+// collectively. docs/runtime.md, "World" and "Waiting and timeouts"; docs/running.md.
 #include "ghostwire/world.hpp"
 
 #include <sched.h>
@@ -171,6 +172,103 @@ void choose_wait_policy(WorldState& w) {
   }
 }
 
+#ifdef OPEN_MPI
+// The value of one of MPI's string control variables (MPI_T), such as Open MPI's "osc"; empty when
+// MPI has none of that name or cannot say. For messages only, so failures are not errors.
+std::string mpi_string_setting(const char* wanted) {
+  int provided = 0;
+  if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return {};
+  std::string value;
+  int count = 0;
+  MPI_T_cvar_get_num(&count);
+  for (int index = 0; index < count && value.empty(); ++index) {
+    char name[256], description[256];
+    int name_length = sizeof name, description_length = sizeof description, verbosity = 0, bind = 0, scope = 0;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    MPI_T_enum enumtype = MPI_T_ENUM_NULL;
+    if (MPI_T_cvar_get_info(index, name, &name_length, &verbosity, &type, &enumtype, description,
+                            &description_length, &bind, &scope) != MPI_SUCCESS ||
+        std::string(name) != wanted || type != MPI_CHAR)
+      continue;
+    MPI_T_cvar_handle handle;
+    int elements = 0;
+    if (MPI_T_cvar_handle_alloc(index, nullptr, &handle, &elements) != MPI_SUCCESS) break;
+    // Open MPI copies the whole string, whatever `elements` says: room for any setting.
+    std::vector<char> text(static_cast<std::size_t>(std::max(elements, 4096)) + 1, '\0');
+    if (MPI_T_cvar_read(handle, text.data()) == MPI_SUCCESS) value = text.data();
+    MPI_T_cvar_handle_free(&handle);
+    break;
+  }
+  MPI_T_finalize();
+  return value;
+}
+#endif
+
+// What makes this MPI create windows between nodes. Open MPI 4.1 chooses among its one-sided
+// components when a window is created: osc/sm serves one host only, osc/rdma needs a network
+// with RDMA (none over TCP), and Debian's build excludes osc/ucx and osc/pt2pt in
+// /etc/openmpi/openmpi-mca-params.conf (docs/running.md, "Open MPI").
+std::string how_to_get_windows_between_nodes() {
+#ifdef OPEN_MPI
+  const std::string osc = mpi_string_setting("osc");
+  return std::string("Open MPI has no one-sided component that reaches every rank") +
+         (osc.empty() ? std::string() : " with its osc setting '" + osc + "'") +
+         "; export OMPI_MCA_osc=sm,ucx for the job (docs/running.md)";
+#else
+  return "enable your MPI's one-sided communication between nodes (docs/running.md)";
+#endif
+}
+
+// Creates and frees a small window over the world, as every Segment does when the world spans
+// nodes: MPI chooses its one-sided component here, and may have none for windows between hosts.
+// Every rank learns how many ranks failed, so all agree. A window only some ranks created cannot
+// be freed collectively (the free would wait for the others): it is left to the job's end.
+void probe_windows_between_nodes(WorldState& w) {
+  static std::uint64_t cell = 0;  // not on the stack: a window left to the job's end outlives this call
+  MPI_Win window = MPI_WIN_NULL;
+  const int created = MPI_Win_create(&cell, sizeof cell, 1, MPI_INFO_NULL, w.comm, &window);
+  const int failed_here = created != MPI_SUCCESS ? 1 : 0;
+  int failed = 0;
+  check_mpi(MPI_Allreduce(&failed_here, &failed, 1, MPI_INT, MPI_SUM, w.comm), "MPI_Allreduce");
+  if (failed == 0) {
+    check_mpi(MPI_Win_free(&window), "MPI_Win_free");
+    return;
+  }
+  std::string error;
+  if (failed_here) {
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    if (MPI_Error_string(created, text, &length) == MPI_SUCCESS)
+      error = ": " + std::string(text, static_cast<std::size_t>(length));
+  }
+  const std::string where = failed == w.size ? "every rank" : std::to_string(failed) + " of them";
+  w.no_windows_between_nodes = "this MPI cannot create one-sided windows between nodes (MPI_Win_create over the " +
+                               std::to_string(w.size) + " ranks on " + std::to_string(w.node_count) +
+                               " nodes failed on " + where + error + "). " + how_to_get_windows_between_nodes();
+}
+
+// Unchecked: called where the World is being given up (destructor, refused construction).
+void free_communicators(WorldState& w) {
+  for (MPI_Comm* c : {&w.node_comm, &w.physical_node_comm, &w.comm})
+    if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
+}
+
+// The transport between nodes. The rma transport puts every notified write into a window between
+// nodes; without such windows the World is refused on every rank together (the probe's result is
+// the same everywhere), before any segment is made.
+void choose_transport(WorldState& w) {
+  probe_windows_between_nodes(w);
+  if (w.settings.transport == Transport::rma && !w.no_windows_between_nodes.empty()) {
+    const std::string reason = w.no_windows_between_nodes;
+    free_communicators(w);
+    raise(Errc::unsupported, "World: the rma transport (GHOSTWIRE_TRANSPORT=rma) puts notified writes into "
+                             "windows between nodes, but " + reason +
+                             "; or use the default transport, p2p (two-sided messages)");
+  }
+  w.transport = w.settings.transport == Transport::rma ? make_rma_transport(w) : make_p2p_transport(w);
+  w.needs_progress = w.transport->needs_progress();
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -206,10 +304,7 @@ World::World(MPI_Comm comm, const Settings& settings) : state_(std::make_unique<
           "World: ranks_per_node must be >= 0, got " + std::to_string(w.settings.ranks_per_node));
   discover_nodes(w);
   choose_wait_policy(w);
-  if (w.node_count > 1) {
-    w.transport = w.settings.transport == Transport::rma ? make_rma_transport(w) : make_p2p_transport(w);
-    w.needs_progress = w.transport->needs_progress();
-  }
+  if (w.node_count > 1) choose_transport(w);
 }
 
 World::~World() {
@@ -237,8 +332,7 @@ World::~World() {
   // Unchecked from here: a destructor must not throw.
   w.transport.reset();
   w.reduction.reset();  // collective over the node, like the World itself
-  for (MPI_Comm* c : {&w.node_comm, &w.physical_node_comm, &w.comm})
-    if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
+  free_communicators(w);
   if (w.owns_mpi) MPI_Finalize();  // not finalised yet: checked above
 }
 

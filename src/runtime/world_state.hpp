@@ -58,6 +58,11 @@ struct WorldState {
   // the cores the peer may need this very core, so yield at once.
   std::uint64_t peer_spin_polls = 1;
 
+  // Empty when MPI creates one-sided windows over the world (always with one node); otherwise why
+  // it cannot and what to set, for the errors of the calls that need such windows (a Segment's
+  // put and get to another node, the rma transport). Found at World creation, the same everywhere.
+  std::string no_windows_between_nodes;
+
   std::vector<SegmentState*> segments;  // indexed by segment id; null once destroyed
   int next_plan_id = 0;
   std::unique_ptr<InterNodeTransport> transport;
