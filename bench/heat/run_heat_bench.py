@@ -193,7 +193,8 @@ def run_launch(name: str, grid: int, opts, out_dir: Path, jsonl, budget: Budget,
     complete = watch.complete_rounds()
     budget.done(overhead + complete * per_round, time.monotonic() - watch.start, key=(name, grid))
     if ended:
-        budget.cut(f"{name} {grid}x{grid}", complete, opts.repeats, "runs per point")
+        if complete < opts.repeats:  # ended after its last round (while it printed its medians): nothing cut
+            budget.cut(f"{name} {grid}x{grid}", complete, opts.repeats, "runs per point")
         if complete == 0:
             print(f"!! {where}: ended by the time budget before its first round was complete", flush=True)
         return True
