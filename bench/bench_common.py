@@ -291,6 +291,10 @@ REPORT_RESERVE = 5.0
 JOB_OVERHEAD = 1.0
 
 
+# How far below the model's seconds a driver's first job is assumed to run before one is measured.
+MODEL_ERROR_BOUND = 0.5
+
+
 @dataclass
 class Budget:
     """A driver's time budget (--budget SECONDS). The driver asks plan() before each job: the job's
@@ -349,11 +353,19 @@ class Budget:
         if not self.limited:
             return rounds, math.inf
         pace = self.pace(key)
+        expected = overhead + rounds * per_round
+        if self.expected_done == 0 and expected + rest > 0:
+            # No job measured yet, and the model's seconds can be off either way (minighost's were
+            # twice what its jobs took): until the first job says, take the budget as set for this
+            # work (the suite's expected seconds are measured ones), so no job is cut on the model
+            # alone. A machine really slower than that costs one job's overrun, then the pace rules.
+            # At most twice too slow, though: a model is not that far off, and a budget all but
+            # spent must still skip what cannot fit.
+            pace = min(pace, max(MODEL_ERROR_BOUND, self.left() / (expected + rest)))
 
         def fitting(seconds: float) -> int:
             return rounds if per_round <= 0 else min(rounds, int((seconds / pace - overhead) // per_round))
 
-        expected = overhead + rounds * per_round
         allowed = self.left() * (expected / (expected + rest) if expected + rest > 0 else 1.0)
         fit = fitting(allowed)
         if fit >= min(keep, rounds):

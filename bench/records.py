@@ -55,8 +55,23 @@ class Record:
         return [v for v in self.verdicts if v.benchmark == benchmark]
 
     def benchmarks(self) -> list[str]:
+        """The report's sections, then the verdicts' benchmarks that belong to none (the petsc
+        driver's verdicts, petsc-sf and petsc-snes-ex5, belong to its section petsc)."""
         names = [name for name in self.sections if name != "Summary"]
-        return names + sorted({v.benchmark for v in self.verdicts} - set(names))
+        others = {v.benchmark for v in self.verdicts if self.section_of(v.benchmark, names) is None}
+        return names + sorted(others)
+
+    def section_of(self, benchmark: str, names: list[str] | None = None) -> str | None:
+        """The section a verdict's benchmark belongs to: itself, or the longest section name it
+        starts with followed by '-'; None if none."""
+        names = [n for n in self.sections if n != "Summary"] if names is None else names
+        owners = [n for n in names if benchmark == n or benchmark.startswith(n + "-")]
+        return max(owners, key=len) if owners else None
+
+    def verdict_groups(self, section: str) -> list[str]:
+        """The verdicts' benchmark names that belong to `section`, in order of appearance."""
+        found = dict.fromkeys(v.benchmark for v in self.verdicts)
+        return [f for f in found if (self.section_of(f) or f) == section]
 
 
 def machine_label(record: Record) -> str:

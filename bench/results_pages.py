@@ -103,7 +103,11 @@ def summary_part(record: Record) -> list[str]:
     heads, rule = status_heads()
     out += [f"| benchmark | {heads} |", f"|---{rule}|"]
     for name in record.benchmarks():
-        out.append(f"| {name} | {counts_cells(record.verdicts_of(name))} |")
+        groups = record.verdict_groups(name)
+        if not groups:  # a benchmark without goals (bandwidth: tables and plots only)
+            out.append(f"| {name} | " + " | ".join("-" for _ in goals.STATUSES) + " |")
+        for group in groups:
+            out.append(f"| {group} | {counts_cells(record.verdicts_of(group))} |")
     out += [f"| **all** | {counts_cells(record.verdicts)} |", ""]
     headline = [v for v in record.verdicts if v.headline]
     if headline:
@@ -119,13 +123,14 @@ def summary_part(record: Record) -> list[str]:
 
 
 def headline_table(verdicts: list[goals.Verdict]) -> list[str]:
-    rows = ["| goal | benchmark, where | ratio | measured | bound | verdict |", "|---|---|---|---|---|---|"]
+    """benchmark, where, the ratio, its median [~95% interval], the goal's bound and the verdict."""
+    rows = ["| benchmark | where | ratio | measured | goal | verdict |", "|---|---|---|---|---|---|"]
     for v in verdicts:
-        goal = v.notes[0] if v.notes else v.text
         bound = "-" if v.bound is None else ("≥ " if v.at_least else "≤ ") + f"{v.bound:.2f}"
         measured = (f"{v.ratio:.2f} [{v.low:.2f}-{v.high:.2f}]" if v.status != goals.NOT_MEASURED and
                     None not in (v.ratio, v.low, v.high) else v.ratio_text())
-        rows.append(f"| {goal} | {v.benchmark}, {v.where} | {v.text} | {measured} | {bound} | {v.status} |")
+        where = " ".join(v.where.split())  # drivers align their columns with spaces
+        rows.append(f"| {v.benchmark} | {where} | {v.text} | {measured} | {bound} | {v.status} |")
     return rows
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """A LogGP model of a halo exchange with and without one message per pair of nodes
-(docs/plans.md, "One message per pair of nodes"; docs/BENCHMARKS.md, section 15).
+(docs/plans.md, "One message per pair of nodes"; its measurements: docs/history.md).
 
 Measures its parameters on this machine with gw-bench (latency and bandwidth, 2 ranks, per path:
 node peers, emulated nodes, two hosts over TCP), checks the model against every point the

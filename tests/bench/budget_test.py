@@ -128,11 +128,28 @@ class DriverPlan(unittest.TestCase):
     def test_rounds_within_the_share(self):
         clock = FakeClock()
         budget = bench_common.Budget("t", 105.0, reserve=5.0, clock=clock)
+        budget.done(10.0, 10.0)  # a job measured at the model's pace
         # 100 s left; this job expected 1 + 10 x 2 = 21 s of 21 + 29: its share is 42 s, so all 10.
         self.assertEqual(budget.plan(10, 2.0, 1.0, 29.0)[0], 10)
         # The same job among 21 + 79 s of work: 21 s, all 10 again; among 21 + 179: 10.5 s, 4 rounds.
         self.assertEqual(budget.plan(10, 2.0, 1.0, 79.0)[0], 10)
         self.assertEqual(budget.plan(10, 2.0, 1.0, 179.0)[0], 4)
+
+    def test_before_any_job_the_model_alone_cuts_nothing(self):
+        # The model says 21 + 179 s of work for 100 s: it may be twice too slow (minighost's was),
+        # so the first job runs whole; once it took half its model's time, the rest fit too.
+        clock = FakeClock()
+        budget = bench_common.Budget("t", 105.0, reserve=5.0, clock=clock)
+        self.assertEqual(budget.plan(10, 2.0, 1.0, 179.0)[0], 10)
+        budget.done(21.0, 10.5)
+        clock.now += 10.5
+        self.assertEqual(budget.plan(10, 2.0, 1.0, 158.0)[0], 10)
+        # Had it taken its model's time, the next job would be cut to its share.
+        slow = bench_common.Budget("t", 105.0, reserve=5.0, clock=FakeClock())
+        slow.plan(10, 2.0, 1.0, 179.0)
+        slow.done(21.0, 21.0)
+        slow.clock.now += 21.0
+        self.assertLess(slow.plan(10, 2.0, 1.0, 158.0)[0], 10)
 
     def test_the_pace_measured_cuts_the_later_jobs(self):
         clock = FakeClock()
@@ -156,6 +173,7 @@ class DriverPlan(unittest.TestCase):
     def test_a_goal_job_keeps_its_pairs_at_the_later_jobs_cost(self):
         clock = FakeClock()
         budget = bench_common.Budget("t", 105.0, reserve=5.0, clock=clock)
+        budget.done(10.0, 10.0)  # a job measured at the model's pace
         # 100 s left, this job's share 10 s: 4 of its 11 rounds, too few for a verdict (goals.py
         # MIN_PAIRS); it takes 5 from the time left instead.
         self.assertEqual(budget.plan(11, 2.0, 1.0, 207.0)[0], 4)
@@ -170,10 +188,13 @@ class DriverPlan(unittest.TestCase):
         clock = FakeClock()
         budget = bench_common.Budget("t", 10.0, reserve=2.0, clock=clock)
         ran = []
+        budget.done(1.0, 1.0)  # a job measured at the model's pace
         for job in range(16):
             rounds, _ = budget.plan(3, 0.1, 1.0, 1.3 * (15 - job))
             ran.append(rounds)
             clock.now += 1.0 + 0.1 * rounds if rounds else 0.0
+            if rounds:
+                budget.done(1.0 + 0.1 * rounds, 1.0 + 0.1 * rounds)
         self.assertEqual(ran, [1] * 7 + [0] * 9)
         self.assertAlmostEqual(budget.reserve, 2.0)
         self.assertAlmostEqual(bench_common.Budget("t", 5.0).reserve, 1.0)  # a fifth of a small budget

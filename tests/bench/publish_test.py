@@ -127,7 +127,7 @@ def main() -> int:
                   f"{section} names its machine, commit and run")
         check("records/20261128-100000/heat/heat.png" in test_part, "the driver's plot is shown with its benchmark")
         check("| 1.10 [1.00-1.20] |" in test_part, "the headline ratio with its interval")
-        check("| latency, multihost, 8 B | gw / mpi-sendrecv | not measured (no paired repeats of 9 measured) |"
+        check("| latency | multihost, 8 B | gw / mpi-sendrecv | not measured (no paired repeats of 9 measured) |"
               in test_part, "a headline goal the budget cut says so instead of a ratio")
         check("| **all** | 1 | 0 | 0 | 1 | 1 |" in test_part, "the verdict counts, not measured among them")
 

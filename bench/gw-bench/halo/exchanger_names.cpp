@@ -44,7 +44,7 @@ std::string_view reverse_unsupported_reason(std::string_view name) {
   // exchange on, with every sync (fence, lock, active) and osc component; flavor shared is right.
   if (name == "petsc-window")
     return "PETSc 3.18's window type (flavor create, its default) loses contributions of the unstructured case's "
-           "PetscSFReduce (docs/BENCHMARKS.md, section 2)";
+           "PetscSFReduce (docs/benchmarks-howto.md, the implementations of gw-bench halo)";
   return "";
 }
 

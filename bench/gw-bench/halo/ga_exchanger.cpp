@@ -5,7 +5,7 @@
 // (NGA_Access_ghosts) as the array the benchmark writes and checks, and GA_Update_ghosts as the
 // exchange. GA_Update_ghosts is periodic and fills corners: it also fills the ghost cells on the
 // domain's boundary (and a faces-only case's corners), which this case leaves alone; it is
-// measured as GA offers it (docs/BENCHMARKS.md, section 2). Grid cases only.
+// measured as GA offers it (docs/benchmarks-howto.md, gw-bench halo). Grid cases only.
 #include <ga.h>
 #include <mpi.h>
 #include <macdecls.h>
