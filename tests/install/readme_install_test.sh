@@ -5,9 +5,16 @@
 # benchmarks off into $HOME/opt/ghostwire (here HOME is a scratch folder and the build folder lies
 # there too), then its two ways of using it: an outside CMake project (find_package) and an
 # outside Makefile (pkg-config), each built and run on 2 ranks.
-#   readme_install_test.sh SOURCE_DIR
+#   readme_install_test.sh SOURCE_DIR [LAUNCHER...]
+# LAUNCHER: a compiler launcher for C and C++ (the build tree's: ccache over its cache), handed to
+# CMake through its environment variables, so the README's commands run unchanged.
 set -euo pipefail
 source_dir="$(cd "$1" && pwd)"
+shift
+if (( $# )); then
+  CMAKE_CXX_COMPILER_LAUNCHER="$(IFS=';'; echo "$*")"
+  export CMAKE_CXX_COMPILER_LAUNCHER CMAKE_C_COMPILER_LAUNCHER="$CMAKE_CXX_COMPILER_LAUNCHER"
+fi
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 launch="$source_dir/scripts/launch"
