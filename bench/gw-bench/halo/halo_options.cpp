@@ -2,33 +2,13 @@
 #include "halo_options.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <cstdlib>
 
+#include "../option_values.hpp"
 #include "../usage_error.hpp"
 #include "exchanger.hpp"
 
 namespace gwbench::halo {
 namespace {
-
-long parse_count(const std::string& option, const std::string& text, long minimum, long maximum) {
-  long value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < minimum || value > maximum)
-    throw UsageError(option + " '" + text + "': expected a whole number from " + std::to_string(minimum) + " to " +
-                     std::to_string(maximum));
-  return value;
-}
-
-double parse_seconds(const std::string& option, const std::string& text, double maximum = 3600) {
-  char* end = nullptr;
-  double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value) || value <= 0 || value > maximum)
-    throw UsageError(option + " '" + text + "': expected a positive number of seconds (at most " +
-                     std::to_string(static_cast<long>(maximum)) + ")");
-  return value;
-}
 
 std::vector<std::string> split(const std::string& text) {
   std::vector<std::string> items;
