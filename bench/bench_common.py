@@ -289,8 +289,6 @@ REPORT_RESERVE = 5.0
 # A job's cost beyond its rounds before anything is measured: mpirun's start and end (0.3-1 s,
 # more across the emulated hosts) and the program's set-up.
 JOB_OVERHEAD = 1.0
-
-
 # How far below the model's seconds a driver's first job is assumed to run before one is measured.
 MODEL_ERROR_BOUND = 0.5
 

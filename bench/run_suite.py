@@ -40,7 +40,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import goals
-from bench_common import BUDGET_NOTE, LAUNCH, ROOT, announce, finish_meta, new_meta, parse_json_line
+from bench_common import BUDGET_NOTE, LAUNCH, ROOT, Budget, announce, finish_meta, new_meta, parse_json_line
 from suite_report import (Plot, Table, comparison_table, draw_plots, duel_lines, format_row_key, launch_label,
                           load_results, markdown_table)
 
@@ -369,18 +369,26 @@ class SuiteBudget:
 
     def __init__(self, seconds: float, steps: list[StepTime], report_seconds: float = REPORT_SECONDS,
                  clock=time.monotonic):
-        # A small budget (a test's) keeps at most a fifth of itself for the report.
-        self.seconds, self.steps, self.report_seconds, self.clock = seconds, steps, min(report_seconds,
-                                                                                        0.2 * seconds), clock
-        self.start = clock()
+        # The clock, the report's reserve (at most a fifth of a small budget: a test's) and the time
+        # left are a driver's Budget's; what the suite adds is sharing it out to its steps.
+        self.time = Budget("run_suite", seconds, reserve=report_seconds, clock=clock)
+        self.steps = steps
         self.done = 0
 
+    @property
+    def seconds(self) -> float:
+        return self.time.seconds
+
+    @property
+    def report_seconds(self) -> float:
+        return self.time.reserve
+
     def elapsed(self) -> float:
-        return self.clock() - self.start
+        return self.time.elapsed()
 
     def left(self) -> float:
         """Seconds left for the steps (the report's share kept apart)."""
-        return max(0.0, self.seconds - self.report_seconds - self.elapsed())
+        return self.time.left()
 
     def share(self) -> float:
         """The next step's share of the time left."""
@@ -415,7 +423,7 @@ class SuiteBudget:
         return step
 
     def end(self, step: StepTime, began: float) -> None:
-        step.seconds = self.clock() - began
+        step.seconds = self.time.clock() - began
         self.done += 1
 
     def record(self) -> dict:
