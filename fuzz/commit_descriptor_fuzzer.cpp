@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The commit descriptor a rank receives from each neighbour (src/halo/commit/descriptor.hpp):
 // decode() returns a descriptor or throws ghostwire::Error naming the neighbour; what it returns
-// encodes back to the bytes it came from. The first input byte picks what the rest is: odd, a
-// descriptor's body, wrapped here in a valid header (mark, version, length, checksum) so the body
-// parser is reached past the checksum; even, the whole descriptor as given.
+// encodes back to the bytes it came from; every path section it carries is then read as piece
+// locations (what the in-place and pushed paths read at build), which returns them or throws. The
+// first input byte picks what the rest is: odd, a descriptor's body, wrapped here in a valid header
+// (mark, version, length, checksum) so the body parser is reached past the checksum; even, the
+// whole descriptor as given.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -12,6 +14,7 @@
 
 #include "ghostwire/error.hpp"
 #include "halo/commit/descriptor.hpp"
+#include "halo/commit/wire.hpp"
 
 namespace {
 
@@ -34,6 +37,24 @@ std::vector<std::byte> with_header(const std::byte* body, std::size_t size) {
   return bytes;
 }
 
+// Every section as the piece locations a path would read from it.
+void read_sections(const ghostwire::detail::NeighbourDescriptor& descriptor) {
+  auto read = [](const ghostwire::detail::SideDescriptor& side) {
+    for (const ghostwire::detail::PathSection& section : side.sections) {
+      try {
+        ghostwire::detail::WireReader in(section.bytes, "rank 1");
+        ghostwire::detail::read_locations(in);
+      } catch (const ghostwire::Error&) {
+      }
+    }
+  };
+  for (const ghostwire::detail::ChannelDescriptor& channel : descriptor.channels) {
+    if (channel.send)
+      for (const ghostwire::detail::SideDescriptor& part : channel.send->parts) read(part);
+    if (channel.receive) read(channel.receive->side);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -44,6 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const ghostwire::detail::NeighbourDescriptor descriptor = ghostwire::detail::decode(bytes, "rank 1");
     if (ghostwire::detail::encode(descriptor) != bytes) std::abort();  // decoded, but not what was sent
+    read_sections(descriptor);
   } catch (const ghostwire::Error&) {
   }
   return 0;

@@ -37,7 +37,9 @@ enum class TimeoutAction { abort_job, throw_error };
 // least half of every cache line the send layout touches is message data, else pushes when the
 // same holds for the receive layout, else stages. `staged` is the path before pushing existed;
 // `pushed` pushes every slot whose receive memory is in a Segment (for tests and experiments).
-enum class IntraPath { automatic, in_place, staged, pushed };
+// `named`: the path named by Settings::intra_path_name, one a program registered itself
+// (docs/internals/paths.md); checked when a plan commits.
+enum class IntraPath { automatic, in_place, staged, pushed, named };
 
 // MPI's thread levels (MPI_THREAD_SINGLE ... MPI_THREAD_MULTIPLE), in the same order.
 enum class ThreadLevel { single, funneled, serialized, multiple };
@@ -72,6 +74,7 @@ struct Settings {
   TimeoutAction on_timeout = TimeoutAction::abort_job;
   long spin_polls = -1;  // -1: chosen from cores and ranks per node
   IntraPath intra_path = IntraPath::automatic;
+  std::string intra_path_name;  // with IntraPath::named
   // Plans tag each inter-node slot's two-sided messages with 3 tags; a plan whose tags would pass
   // this limit (or MPI_TAG_UB, whichever is lower) sends notified writes instead, and describe()
   // says so. 0: MPI_TAG_UB. Lowering it shows that fallback on a small plan.

@@ -13,7 +13,7 @@
 #include "ghostwire/error.hpp"
 #include "halo/commit/slot_pieces.hpp"
 #include "halo/exchange.hpp"
-#include "halo/path_choice.hpp"
+#include "halo/commit/slot_parts.hpp"
 #include "halo/path_dispatch.hpp"
 #include "runtime/threads.hpp"
 #include "runtime/wait.hpp"
@@ -197,16 +197,6 @@ void refuse_if_partition_calls(const PlanState& p, std::int32_t combined, bool s
   if (calls.load(std::memory_order_seq_cst) != 0)
     raise(Errc::state, std::string(call) + ": partition calls (pready, parrived) on this (channel, neighbour) are "
                            "under way on other threads; partitions and the whole slot are driven one way at a time");
-}
-
-void refuse_if_readied(const PlanState& p, const SendSlot& slot, const char* call) {
-  if (slot.combined < 0) return;
-  const CombinedSend& state = *p.combined_sends[static_cast<std::size_t>(slot.combined)];
-  if (state.ready != 0)
-    raise(Errc::state, std::string(call) + ": " + p.slot_name(slot.channel, slot.rank) + " of plan " +
-                           std::to_string(p.id) + ": " + std::to_string(state.ready) + " of its " +
-                           std::to_string(state.partitions) + " partitions are readied for a message that has not "
-                           "gone; ready the others (pready) instead of sending the whole message");
 }
 
 }  // namespace ghostwire::detail

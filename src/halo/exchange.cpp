@@ -3,8 +3,9 @@
 #include "halo/exchange.hpp"
 
 #include "ghostwire/error.hpp"
-#include "halo/combined_partitions.hpp"
+#include "halo/combined_state.hpp"
 #include "halo/path_dispatch.hpp"
+#include "halo/sequence.hpp"
 #include "runtime/wait.hpp"
 
 namespace ghostwire::detail {
@@ -75,7 +76,7 @@ void for_each_part(std::vector<Slot>& slots, Slot& first, Scope scope, Visit&& v
 
 void wait_acknowledged(PlanState& p, SendSlot& part) {
   wait_until(
-      *p.w, [&] { progress_pushes(p); return acknowledged(p, part); }, [&] { return describe_wait(p, part); },
+      *p.w, [&] { progress_paths(p); return acknowledged(p, part); }, [&] { return describe_wait(p, part); },
       p.spin_polls);
 }
 
@@ -93,7 +94,7 @@ std::uint32_t whole_sequence(PlanState& p, ReceiveSlot& first, Scope scope) {
 
 void send(PlanState& p, SendSlot& slot, const char* call, Scope scope, Post how) {
   refuse_if_readied(p, slot, call);
-  progress_pushes(p);
+  progress_paths(p);
   for_each_part(p.sends, slot, scope, [&](SendSlot& part) {
     if (part.deferred) wait_acknowledged(p, part);
   });
@@ -110,7 +111,7 @@ void send(PlanState& p, SendSlot& slot, const char* call, Scope scope, Post how)
 }
 
 bool test_send(PlanState& p, SendSlot& slot, Scope scope) {
-  progress_pushes(p);
+  progress_paths(p);
   bool all = true;
   for_each_part(p.sends, slot, scope, [&](SendSlot& part) { all = acknowledged(p, part) && all; });
   return all;
@@ -128,7 +129,7 @@ void prepare_receive(PlanState& p, ReceiveSlot& slot, Scope scope, const char* c
                              "receives it (call finish() first)");
   });
   for_each_part(p.receives, slot, scope, [&](ReceiveSlot& part) { hand_over(p, part); });
-  progress_pushes(p);
+  progress_paths(p);
 }
 
 bool test_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt, Scope scope) {
@@ -146,7 +147,7 @@ bool test_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt, Scope scope)
 
 void wait_receive(PlanState& p, ReceiveSlot& slot, Scope scope) {
   wait_until(
-      *p.w, [&] { progress_pushes(p); return test_receive(p, slot, Receipt::copy, scope); },
+      *p.w, [&] { progress_paths(p); return test_receive(p, slot, Receipt::copy, scope); },
       [&] { return describe_wait(p, slot); }, p.spin_polls);
   if (scope == Scope::whole) note_whole_receipt(p, slot);
 }
@@ -166,7 +167,7 @@ void start_sends(PlanState& p, const std::vector<std::int32_t>& sends, const std
   for (std::int32_t index : sends) {
     SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
     wait_until(
-        *p.w, [&] { progress_pushes(p); return ready_for_next(p, slot); }, [&] { return describe_wait(p, slot); },
+        *p.w, [&] { progress_paths(p); return ready_for_next(p, slot); }, [&] { return describe_wait(p, slot); },
         p.spin_polls);
     post(p, slot, Post::by_exchange);  // pushed: written now if the receiver is ready, else later
     slot.deferred = defers_after_exchange(slot);
@@ -191,7 +192,7 @@ void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, co
     if (p.receives[static_cast<std::size_t>(index)].in_exchange) pending.push_back(index);
   Waiter waiter(*p.w, p.spin_polls);
   while (!pending.empty()) {
-    progress_pushes(p);  // a peer may be waiting for them before it can finish its own pushes
+    progress_paths(p);  // a peer may be waiting for them before it can finish its own pushes
     std::size_t kept = 0;
     for (std::int32_t index : pending) {
       if (!take_exchange_message(p, p.receives[static_cast<std::size_t>(index)])) pending[kept++] = index;
@@ -209,13 +210,13 @@ void finish_exchange(PlanState& p, const std::vector<std::int32_t>& receives, co
   for (std::int32_t index : sends) {
     SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
     wait_until(
-        *p.w, [&] { progress_pushes(p); return exchange_done(p, slot); }, [&] { return describe_wait(p, slot); },
+        *p.w, [&] { progress_paths(p); return exchange_done(p, slot); }, [&] { return describe_wait(p, slot); },
         p.spin_polls);
   }
 }
 
 bool test_exchange(PlanState& p, const std::vector<std::int32_t>& receives, const std::vector<std::int32_t>& sends) {
-  progress_pushes(p);
+  progress_paths(p);
   bool received = true;
   for (std::int32_t index : receives) {
     ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];

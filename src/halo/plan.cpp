@@ -8,7 +8,6 @@
 #include "ghostwire/error.hpp"
 #include "halo/combined_partitions.hpp"
 #include "halo/exchange.hpp"
-#include "halo/node_pairs.hpp"
 #include "halo/path_dispatch.hpp"
 #include "halo/plan_state.hpp"
 #include "halo/reverse.hpp"
@@ -21,20 +20,6 @@ namespace ghostwire {
 namespace detail {
 
 PlanState& require_state(const std::unique_ptr<PlanState>& state, const char* call);  // plan_calls.cpp
-
-const char* path_name(SlotPath path) {
-  switch (path) {
-    case SlotPath::in_place: return "intra-node, in place (the receiver copies from the sender's data)";
-    case SlotPath::staged: return "intra-node, staged (packed by the sender into shared staging: private or sparse data)";
-    case SlotPath::pushed:
-      return "intra-node, pushed (sparse data the sender writes into the receiver's ghost cells, or stages if the "
-             "receiver is not ready)";
-    case SlotPath::two_sided: return "inter-node, two-sided message (persistent MPI send and receive)";
-    case SlotPath::notified_write: return "inter-node, notified write";
-    case SlotPath::aggregated: return "inter-node, aggregated (a part of one message per pair of nodes)";
-  }
-  return "?";
-}
 
 std::size_t PlanState::slot(std::size_t channel, int neighbour_rank, const char* call) const {
   if (channel >= channels)
@@ -53,18 +38,20 @@ PlanState::~PlanState() {
   // The user finalised MPI first: no request or communicator may be touched (the segment's own
   // destructor skips its windows likewise).
   if (mpi_finalized()) return;
-  forget_pushes(*this);  // first: the waits below must not write into peers for a plan that is going
+  // First: the waits below must not serve (write into peers for) a plan that is going.
+  if (w) std::erase_if(w->owed_work, [&](const WorldState::OwedWork& work) { return work.context == this; });
   if (comm == MPI_COMM_NULL) return;
   if (w && w->broken) return;  // cancelling and freeing could wait for a dead peer (WorldState::broken)
   try {
-    drain_node_pairs(*this);  // collective, as the next: plans are destroyed together
-    drain_two_sided(*this);
+    for (const auto& state : path_states)  // collective, in registry order: plans are destroyed together
+      if (state) state->drain(*this);
   } catch (const std::exception&) {
     // A destructor must not throw; the timeout diagnostic has been printed.
   }
   for (SendSlot& slot : sends) release(*this, slot);
   for (ReceiveSlot& slot : receives) release(*this, slot);
-  return_persistent_requests(reserved_requests);
+  for (const auto& state : path_states)
+    if (state) state->release(*this);
   MPI_Comm_free(&comm);
 }
 
@@ -246,18 +233,17 @@ std::string Plan::describe() const {
   };
   for (const auto& slot : p.sends) {
     text << "  send    " << p.slot_name(slot.channel, slot.rank) << part(slot, p.sends, true) << ": " << slot.bytes << " bytes, "
-         << detail::path_name(slot.kind()) << "\n";
+         << slot.type->description() << "\n";
     any_between_nodes |= detail::between_nodes(slot);
   }
   for (const auto& slot : p.receives) {
     text << "  receive " << p.slot_name(slot.channel, slot.rank) << part(slot, p.receives, false) << ": " << slot.bytes << " bytes, "
-         << detail::path_name(slot.kind()) << "\n";
+         << slot.type->description() << "\n";
     any_between_nodes |= detail::between_nodes(slot);
   }
-  if (any_between_nodes) {
-    text << "  inter-node slots travel by " << p.inter_node_reason << "\n";
-    text << "  messages between nodes: " << p.aggregation_reason << "\n";
-  }
+  if (any_between_nodes) text << "  inter-node slots travel by " << p.transport_reason << "\n";
+  for (const auto& state : p.path_states)
+    if (state) state->describe(p, text);
   if (p.committed) {
     const PlanTraffic t = traffic();
     text << "  per exchange from this rank: " << t.inter_node_messages << " message(s), " << t.inter_node_bytes
@@ -273,7 +259,7 @@ PlanTraffic Plan::traffic() const {
   PlanTraffic t;
   std::vector<char> combined_counted(p.combined_sends.size(), 0);
   for (const auto& slot : p.sends) {
-    if (slot.kind() == detail::SlotPath::aggregated) continue;  // counted by pair below
+    if (slot.type->counts_own_traffic()) continue;  // counted by its path's plan state below
     const bool inter = detail::between_nodes(slot);
     (inter ? t.inter_node_bytes : t.node_peer_bytes) += slot.bytes;
     // A split message's part 1 and a combined message's later partitions ride in one message.
@@ -285,11 +271,8 @@ PlanTraffic Plan::traffic() const {
     }
     if (!counted) ++(inter ? t.inter_node_messages : t.node_peer_messages);
   }
-  // A combined message counts once, for the rank that sends it.
-  if (p.pairs) {
-    t.inter_node_messages += p.pairs->hosted_messages;
-    t.inter_node_bytes += p.pairs->hosted_message_bytes;
-  }
+  for (const auto& state : p.path_states)
+    if (state) state->add_traffic(p, t);
   return t;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // What a Plan holds: the user's description (regions, pieces per slot) and, after commit, one
-// record per slot in use (slot.hpp) with its path, and the memory and MPI objects the paths share.
-// docs/plans.md, "How a plan works inside".
+// record per slot in use (slot.hpp) with its path, the memory and MPI objects every path shares, and
+// each path type's own plan-wide state. docs/internals/paths.md.
 #pragma once
 
 #include <mpi.h>
@@ -23,7 +23,6 @@ struct WorldState;
 struct CombinedSend;
 struct CombinedReceive;
 struct ReverseState;
-struct NodePairs;
 
 struct RegionSpec {
   int segment = -1;              // the Segment's id; -1: private memory
@@ -69,12 +68,10 @@ struct PlanState {
 
   bool committed = false;
   bool acknowledge_by_reply = false;
-  // One message per pair of nodes (halo/node_pairs.hpp): asked for by the settings or
-  // Plan::aggregate; after commit, the pairs this node's messages travel in (null: not combined).
+  // One message per pair of nodes: asked for by the settings or Plan::aggregate (the aggregated
+  // path decides at commit).
   Aggregation aggregation = Aggregation::automatic;
   bool aggregation_chosen_by_plan = false;
-  std::unique_ptr<NodePairs> pairs;
-  std::string aggregation_reason;  // why combined or not, for describe()
   // The reverse exchange (halo/reverse.hpp): asked for before commit, built by it; null without.
   bool reverse_wanted = false;
   std::unique_ptr<ReverseState> reverse;
@@ -104,18 +101,15 @@ struct PlanState {
   bool reaches_mpi = false;  // some slot travels between nodes, or waits serve the world's transport
 
   // Made at commit.
-  MPI_Comm comm = MPI_COMM_NULL;     // the plan's own communicator (commit, two-sided messages)
-  std::unique_ptr<Segment> segment;  // counters, staging, notified-write receive buffers
-  SlotPath inter_node_path = SlotPath::two_sided;  // the same on every rank
-  std::string inter_node_reason;                   // why, for describe()
-  // Two-sided messages: their buffers (allocated once, so persistent requests can point into them)
-  // and whether the plan got persistent requests from the process's budget (else it sends each
-  // message with MPI_Isend and receives by matched probe: the same messages on the wire).
-  std::vector<std::byte> message_memory;
-  bool persistent_requests = false;
-  std::size_t reserved_requests = 0;  // returned to the budget when the plan goes
-  // Waits must serve the world's transport (notified writes); the two-sided path is served by its
-  // own MPI_Test calls.
+  MPI_Comm comm = MPI_COMM_NULL;     // the plan's own communicator (commit, message paths)
+  std::unique_ptr<Segment> segment;  // counters, the slots' shared memory, notifications
+  std::vector<std::byte> private_memory;  // the slots' private memory (commit/message_memory.hpp)
+  // Each registered path type's plan-wide state (path.hpp), by its registry index; null where it
+  // keeps none. `progressing`: those with work owed (PathPlanState::has_progress).
+  std::vector<std::unique_ptr<PathPlanState>> path_states;
+  std::vector<PathPlanState*> progressing;
+  std::string transport_reason;  // how slots between nodes travel and why (describe(); mpi_messages.hpp)
+  // Waits must serve the world's transport (some slot's path is served by the world's progress).
   bool needs_world_progress = false;
   // Polls before a wait yields: the world's peer budget when every slot is a node peer's.
   std::uint64_t spin_polls = 1;
@@ -127,11 +121,6 @@ struct PlanState {
   std::vector<std::vector<std::int32_t>> sends_of_channel, receives_of_channel;
   std::vector<std::int32_t> all_sends, all_receives;
   std::vector<std::int32_t> pending;      // scratch for finish()
-  // Pushed send slots waiting for their receivers, guarded by owed_lock (threads may post and
-  // serve them at once); owed_count lets every call see at a glance that there are none.
-  std::vector<std::int32_t> pushes_owed;
-  std::atomic<bool> owed_lock{false};
-  std::atomic<std::size_t> owed_count{0};
 
   // Before commit: the slot of the user's (channel, neighbour). After commit: use user_slot.
   std::size_t slot(std::size_t channel, int neighbour_rank, const char* call) const;

@@ -1,35 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // A slot is one (channel, neighbour) direction of a committed plan: the fields every path shares,
-// and one path (a std::variant of the types in halo/paths/, chosen at commit by path_choice.cpp and
-// called through path_dispatch.hpp). docs/plans.md, "How a plan works inside".
+// and its path (halo/path.hpp), agreed at commit by both sides and called through that interface
+// only. docs/internals/paths.md.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <utility>
-#include <variant>
+#include <memory>
 
-#include "halo/paths/aggregated.hpp"
-#include "halo/paths/in_place.hpp"
-#include "halo/paths/notified_write.hpp"
-#include "halo/paths/pushed.hpp"
-#include "halo/paths/staged.hpp"
-#include "halo/paths/two_sided.hpp"
+#include "halo/path.hpp"
 
 namespace ghostwire::detail {
-
-// The alternatives in SlotPath's order, so that a path's index is its kind.
-using SendPath = std::variant<InPlaceSend, StagedSend, PushedSend, TwoSidedSend, NotifiedWriteSend, AggregatedSend>;
-using ReceivePath =
-    std::variant<InPlaceReceive, StagedReceive, PushedReceive, TwoSidedReceive, NotifiedWriteReceive, AggregatedReceive>;
-static_assert(std::variant_size_v<SendPath> == slot_path_count && std::variant_size_v<ReceivePath> == slot_path_count);
-
-template <class Variant, std::size_t... Index>
-constexpr bool in_kind_order(std::index_sequence<Index...>) {
-  return ((static_cast<std::size_t>(std::variant_alternative_t<Index, Variant>::kind) == Index) && ...);
-}
-static_assert(in_kind_order<SendPath>(std::make_index_sequence<slot_path_count>()));
-static_assert(in_kind_order<ReceivePath>(std::make_index_sequence<slot_path_count>()));
 
 // What a call on a slot takes: every part of every partition from its first part on (a call on the
 // whole (channel, neighbour)), or the parts of one partition only (pready, parrived).
@@ -47,7 +28,7 @@ struct SendSlot {
   // The last message came from exchange()/start(), which does not wait for acknowledgements of
   // packed data; a later send() waits for it instead of reporting misuse.
   bool deferred = false;
-  // A slot whose message is split in two (path_choice.hpp, split_wanted): its part 1 follows in
+  // A slot whose message is split in two (commit/slot_parts.hpp): its part 1 follows in
   // the plan's list. A partitioned message's partitions are chained after it the same way, each
   // with its parts: calls on the (channel, neighbour) take every part of every partition,
   // Plan::pready those of one partition.
@@ -55,9 +36,8 @@ struct SendSlot {
   std::uint8_t part = 0;
   std::uint32_t partition = 0;
   std::int32_t combined = -1;  // its partitions go as one message: PlanState::combined_sends[combined]
-  SendPath path;
-
-  SlotPath kind() const { return static_cast<SlotPath>(path.index()); }
+  const PathType* type = nullptr;
+  std::unique_ptr<SendPath> path;
 };
 
 struct ReceiveSlot {
@@ -76,9 +56,8 @@ struct ReceiveSlot {
   std::uint8_t part = 0;
   std::uint32_t partition = 0;
   std::int32_t combined = -1;  // PlanState::combined_receives[combined]
-  ReceivePath path;
-
-  SlotPath kind() const { return static_cast<SlotPath>(path.index()); }
+  const PathType* type = nullptr;
+  std::unique_ptr<ReceivePath> path;
 };
 
 }  // namespace ghostwire::detail

@@ -4,6 +4,7 @@
 // its value and what was expected.
 #include "ghostwire/settings.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -51,6 +52,28 @@ Value parse_choice(const char* name, const char* text, const Choice<Value> (&cho
     expected += (i == 0 ? "" : i + 1 == count ? " or " : ", ") + std::string(choices[i].name);
   }
   raise(Errc::invalid_argument, std::string(name) + "='" + text + "': expected " + expected);
+}
+
+// The built-in paths by their enum, any other name as a path a program registers (a plan's commit
+// refuses a name no path has).
+void parse_intra_path(const char* text, Settings& settings) {
+  const std::string_view name(text);
+  const bool word = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+  });
+  if (!word)
+    raise(Errc::invalid_argument, std::string("GHOSTWIRE_INTRA_PATH='") + text +
+                                      "': expected auto, in-place, staged, pushed or the name of a registered path");
+  const std::pair<const char*, IntraPath> builtin[] = {
+      {"auto", IntraPath::automatic}, {"in-place", IntraPath::in_place}, {"staged", IntraPath::staged},
+      {"pushed", IntraPath::pushed}};
+  settings.intra_path = IntraPath::named;
+  settings.intra_path_name = text;
+  for (const auto& [known, value] : builtin)
+    if (name == known) {
+      settings.intra_path = value;
+      settings.intra_path_name.clear();
+    }
 }
 
 }  // namespace
@@ -102,12 +125,7 @@ Settings Settings::from_environment() {
   if (const char* text = variable("GHOSTWIRE_ON_TIMEOUT"))
     settings.on_timeout = parse_choice<TimeoutAction>(
         "GHOSTWIRE_ON_TIMEOUT", text, {{"abort", TimeoutAction::abort_job}, {"throw", TimeoutAction::throw_error}});
-  if (const char* text = variable("GHOSTWIRE_INTRA_PATH"))
-    settings.intra_path = parse_choice<IntraPath>("GHOSTWIRE_INTRA_PATH", text,
-                                                  {{"auto", IntraPath::automatic},
-                                                   {"in-place", IntraPath::in_place},
-                                                   {"staged", IntraPath::staged},
-                                                   {"pushed", IntraPath::pushed}});
+  if (const char* text = variable("GHOSTWIRE_INTRA_PATH")) parse_intra_path(text, settings);
   if (const char* text = variable("GHOSTWIRE_TAG_LIMIT"))
     settings.message_tag_limit = parse_integer("GHOSTWIRE_TAG_LIMIT", text, 0);
   if (const char* text = variable("GHOSTWIRE_SPIN")) settings.spin_polls = parse_integer("GHOSTWIRE_SPIN", text, 0);

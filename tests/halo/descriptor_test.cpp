@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ghostwire/error.hpp"
+#include "halo/commit/wire.hpp"
 
 namespace {
 
@@ -19,6 +20,7 @@ using namespace ghostwire::detail;
 
 NeighbourDescriptor sample() {
   NeighbourDescriptor d;
+  d.paths = 0x1234'5678'9abc'def0ull;
   d.neighbours = 5;
   d.receiver_index = 3;
   d.posted_offset = 0;
@@ -29,18 +31,21 @@ NeighbourDescriptor sample() {
   d.channels.resize(3);
   SendDescriptor send;
   send.signature.parts = {{8, 100}, {4, 7}};
-  send.path = SlotPath::in_place;
-  send.wants_push = true;
-  send.pieces.push_back({2, 64, 8, Layout::box(10, {4, 5}, {1, 12})});
-  send.pieces.push_back({3, 0, 4, Layout::indices({9, 3, 4, 5})});
-  send.staging = {4096, 8192};
   send.split_runs = {{800, 0}, {28, 1}};
+  // Part 0 with a section of piece locations (as the in-place path writes it), part 1 without.
+  WireWriter locations;
+  write_locations(locations, {{2, 64, 8, Layout::box(10, {4, 5}, {1, 12})}, {3, 0, 4, Layout::indices({9, 3, 4, 5})}});
+  send.parts.resize(2);
+  send.parts[0].candidates = {1};
+  send.parts[0].sections.push_back({1, 1, locations.bytes()});
+  send.parts[1].candidates = {0, 2};
+  send.parts[1].segment_offset = 4096;
+  send.parts[1].sections.push_back({0, 3, {std::byte{7}, std::byte{8}, std::byte{9}}});  // not a multiple of 8
   d.channels[0].send = send;
   ReceiveDescriptor receive;
   receive.signature.parts = {{8, 16}};
-  receive.notified_buffers = {256, 512};
-  receive.accepts_push = true;
-  receive.ghosts.push_back({1, 8, 8, Layout::ranges({{0, 8}, {20, 8}})});
+  receive.side.candidates = {5};
+  receive.side.segment_offset = 256;
   d.channels[0].receive = receive;
   d.channels[2].receive = ReceiveDescriptor{};  // channel 1: nothing either way
   return d;
@@ -92,22 +97,29 @@ TEST(Descriptor, RoundTripKeepsEveryField) {
   ASSERT_TRUE(back.channels[2].receive);
   const SendDescriptor& send = *back.channels[0].send;
   EXPECT_EQ(send.signature, d.channels[0].send->signature);
-  EXPECT_EQ(send.path, SlotPath::in_place);
-  EXPECT_TRUE(send.wants_push);
-  EXPECT_EQ(send.staging[1], 8192u);
   ASSERT_EQ(send.split_runs.size(), 2u);
   EXPECT_EQ(send.split_runs[1].bytes, 28u);
   EXPECT_EQ(send.split_runs[1].part, 1u);
-  ASSERT_EQ(send.pieces.size(), 2u);
-  EXPECT_EQ(send.pieces[0].segment, 2);
-  EXPECT_EQ(send.pieces[0].offset_bytes, 64u);
-  EXPECT_EQ(send.pieces[0].layout.describe(), d.channels[0].send->pieces[0].layout.describe());
-  EXPECT_EQ(send.pieces[1].layout.index_list(), (std::vector<std::size_t>{9, 3, 4, 5}));
+  ASSERT_EQ(send.parts.size(), 2u);
+  EXPECT_EQ(send.parts[1].candidates, (std::vector<std::uint8_t>{0, 2}));
+  EXPECT_EQ(send.parts[1].segment_offset, 4096u);
+  ASSERT_NE(send.parts[1].section(0), nullptr);
+  EXPECT_EQ(send.parts[1].section(0)->version, 3u);
+  EXPECT_EQ(send.parts[1].section(0)->bytes, d.channels[0].send->parts[1].sections[0].bytes);
+  EXPECT_EQ(send.parts[1].section(1), nullptr);
+  ASSERT_NE(send.parts[0].section(1), nullptr);
+  WireReader in(send.parts[0].section(1)->bytes, "rank 7");
+  const std::vector<PieceLocation> pieces = read_locations(in);
+  ASSERT_EQ(pieces.size(), 2u);
+  EXPECT_EQ(pieces[0].segment, 2);
+  EXPECT_EQ(pieces[0].offset_bytes, 64u);
+  EXPECT_EQ(pieces[0].layout.describe(), Layout::box(10, {4, 5}, {1, 12}).describe());
+  EXPECT_EQ(pieces[1].layout.index_list(), (std::vector<std::size_t>{9, 3, 4, 5}));
+  EXPECT_EQ(in.remaining(), 0u);
   const ReceiveDescriptor& receive = *back.channels[0].receive;
-  EXPECT_EQ(receive.notified_buffers[0], 256u);
-  EXPECT_TRUE(receive.accepts_push);
-  ASSERT_EQ(receive.ghosts.size(), 1u);
-  EXPECT_EQ(receive.ghosts[0].layout.count(), 16u);
+  EXPECT_EQ(receive.side.candidates, (std::vector<std::uint8_t>{5}));
+  EXPECT_EQ(receive.side.segment_offset, 256u);
+  EXPECT_EQ(back.paths, d.paths);
   EXPECT_EQ(encode(back), bytes);  // nothing lost, nothing added
 }
 
@@ -136,32 +148,32 @@ TEST(Descriptor, AnotherVersionIsAMismatch) {
 
 TEST(Descriptor, WrongStructureBehindAValidChecksumIsAnError) {
   const std::vector<std::byte> bytes = encode(sample());
-  // Body fields: neighbours 32, receiver index 40, offsets 48 and 56, by-reply 64, user channel
-  // count 72, per user channel its partitions (send 80, receive 88, send combined 96, receive
-  // combined 104, the two cuts' lengths and values: 112, 120; then channel 1 from 128: send combined
-  // at 144), plan channel count 208.
+  // Body fields: paths 32, neighbours 40, receiver index 48, offsets 56 and 64, by-reply 72, user
+  // channel count 80, per user channel its partitions (send 88, receive 96, send combined 104,
+  // receive combined 112, the two cuts' lengths and values: 120, 128; then channel 1 from 136: send
+  // combined at 152), plan channel count 216.
   std::vector<std::byte> wrong = bytes;
-  put_u64(wrong, 40, 5);  // receiver index not below the neighbour count
+  put_u64(wrong, 48, 5);  // receiver index not below the neighbour count
   reseal(wrong);
   expect_error(wrong, Errc::internal, "receiver index");
   wrong = bytes;
-  put_u64(wrong, 64, 2);  // a flag neither 0 nor 1
+  put_u64(wrong, 72, 2);  // a flag neither 0 nor 1
   reseal(wrong);
   expect_error(wrong, Errc::internal, "flag");
   wrong = bytes;
-  put_u64(wrong, 72, std::uint64_t{1} << 60);  // a count no body could hold
+  put_u64(wrong, 80, std::uint64_t{1} << 60);  // a count no body could hold
   reseal(wrong);
   expect_error(wrong, Errc::internal, "count");
   wrong = bytes;
-  put_u64(wrong, 80, 0);  // a channel in no partition
+  put_u64(wrong, 88, 0);  // a channel in no partition
   reseal(wrong);
   expect_error(wrong, Errc::internal, "0 and 1 partitions");
   wrong = bytes;
-  put_u64(wrong, 80, 5);  // more partitions than the plan has channels for
+  put_u64(wrong, 88, 5);  // more partitions than the plan has channels for
   reseal(wrong);
   expect_error(wrong, Errc::internal, "3 channels cannot hold its 6 partitions");
   wrong = bytes;
-  put_u64(wrong, 144, 0);  // the combined channel's partitions as plan channels of their own
+  put_u64(wrong, 152, 0);  // the combined channel's partitions as plan channels of their own
   reseal(wrong);
   expect_error(wrong, Errc::internal, "3 channels cannot hold its 6 partitions");
   wrong = bytes;

@@ -97,6 +97,9 @@ TEST(PlanInPlace, ViewIsThePeersDataOnTheNodeAndNullAcrossNodes) {
       EXPECT_NE(view, pair.out.peer_data(pair.partner) + c * count * sizeof(double)) << "channel " << c;
     } else if (w.settings().intra_path == IntraPath::pushed) {
       EXPECT_EQ(view, nullptr) << "channel " << c << ": a pushed message is written into the ghost cells";
+    } else if (w.settings().intra_path == IntraPath::named) {
+      continue;  // a path a program registers offers a view or not, as it likes
+
     } else {
       EXPECT_EQ(view, pair.out.peer_data(pair.partner) + c * count * sizeof(double)) << "channel " << c;
     }

@@ -16,8 +16,7 @@
 #include "halo/combined_partitions.hpp"  // PlanState's members, complete where one is made
 #include "halo/commit/slot_pieces.hpp"
 #include "halo/copy_program.hpp"
-#include "halo/node_pairs.hpp"
-#include "halo/path_choice.hpp"
+#include "halo/commit/slot_parts.hpp"
 #include "halo/reverse.hpp"
 #include "mixed_message.hpp"
 

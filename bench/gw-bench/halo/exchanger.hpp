@@ -82,8 +82,10 @@ std::string_view case_unsupported_reason(std::string_view name, const HaloCase& 
 // Collective over MPI_COMM_WORLD.
 std::unique_ptr<Exchanger> make_exchanger(std::string_view name, const ExchangerSetup& setup);
 
-// `aggregation`: Plan::aggregate's mode (gw-node, gw-off), else the World's settings (gw).
-std::unique_ptr<Exchanger> make_gw_exchanger(const ExchangerSetup& setup, std::optional<ghostwire::Aggregation> aggregation);
+// `aggregation`: Plan::aggregate's mode (gw-node, gw-off), else the World's settings (gw);
+// `in_private`: the array in private memory (gw-private).
+std::unique_ptr<Exchanger> make_gw_exchanger(const ExchangerSetup& setup, std::optional<ghostwire::Aggregation> aggregation,
+                                             bool in_private = false);
 std::unique_ptr<Exchanger> make_mpi_isend_exchanger(const ExchangerSetup& setup);
 std::unique_ptr<Exchanger> make_mpi_persistent_exchanger(const ExchangerSetup& setup);
 std::unique_ptr<Exchanger> make_mpi_alltoallw_exchanger(const ExchangerSetup& setup);

@@ -12,6 +12,7 @@ const NamedSummary exchangers[] = {
     {"gw", "ghostwire Plan built once, plan.exchange() (arrays in a Segment, read in place)"},
     {"gw-node", "gw with one message per pair of nodes: Plan::aggregate(Aggregation::node) (grid cases; only when named)"},
     {"gw-off", "gw with every message between nodes its own: Plan::aggregate(Aggregation::off) (grid cases; only when named)"},
+    {"gw-private", "gw on the array in private memory (std::vector), as a port from MPI has it (grid cases; only when named)"},
     {"mpi-isend", "MPI_Irecv / MPI_Isend + MPI_Waitall, hand-written pack and unpack"},
     {"mpi-persistent", "MPI_Recv_init / MPI_Send_init once; pack, MPI_Startall, MPI_Waitall, unpack"},
     {"mpi-alltoallw", "MPI_Neighbor_alltoallw, derived datatypes on the array, no packing"},
@@ -32,7 +33,7 @@ const std::vector<std::string>& exchanger_names() {
 
 std::string_view exchanger_summary(std::string_view name) { return summary_of(exchangers, name); }
 
-bool only_when_named(std::string_view name) { return name == "gw-node" || name == "gw-off"; }
+bool only_when_named(std::string_view name) { return name == "gw-node" || name == "gw-off" || name == "gw-private"; }
 
 bool is_mpi_exchanger(std::string_view name) { return name.substr(0, 4) == "mpi-"; }
 
@@ -50,6 +51,8 @@ std::string_view reverse_unsupported_reason(std::string_view name) {
 
 std::string_view case_unsupported_reason(std::string_view name, const HaloCase& c) {
   if (name == "ga" && c.grid.dimensions == 0) return "a global array is a grid: ga runs on the grid cases only";
+  if (name == "gw-private" && c.grid.dimensions == 0)
+    return "the unstructured case's plan is make_unstructured_plan's, on a Segment: gw-private runs on the grid cases";
   if (only_when_named(name) && c.grid.dimensions == 0)
     return "make_unstructured_plan commits the plan itself: set GHOSTWIRE_AGGREGATE for gw instead";
   return "";

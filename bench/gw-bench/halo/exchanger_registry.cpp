@@ -27,6 +27,7 @@ std::unique_ptr<Exchanger> make_exchanger(std::string_view name, const Exchanger
   if (name == "gw") return make_gw_exchanger(setup, std::nullopt);
   if (name == "gw-node") return make_gw_exchanger(setup, ghostwire::Aggregation::node);
   if (name == "gw-off") return make_gw_exchanger(setup, ghostwire::Aggregation::off);
+  if (name == "gw-private") return make_gw_exchanger(setup, std::nullopt, true);
   if (name == "mpi-isend") return make_mpi_isend_exchanger(setup);
   if (name == "mpi-persistent") return make_mpi_persistent_exchanger(setup);
   if (name == "mpi-alltoallw") return make_mpi_alltoallw_exchanger(setup);

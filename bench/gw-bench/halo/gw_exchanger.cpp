@@ -5,7 +5,12 @@
 // case builds its plan with make_unstructured_plan from the ghost map alone, as a user of an
 // unstructured mesh would (its ghosts, after the owned points, are in the Segment too). Reverse
 // (--reverse): the same plan with enable_reverse(), then plan.reverse_exchange(sum of float64).
+// gw-private: the same plan on a copy of the array in private memory (a std::vector, as a code
+// ported from MPI has it), which node peers cannot map: what the plan makes of that (staged, or
+// read by the kernel with cross-memory attach where messages are large).
 #include <mpi.h>
+
+#include <vector>
 
 #include "exchanger.hpp"
 #include "ghostwire/plan.hpp"
@@ -14,12 +19,13 @@
 namespace gwbench::halo {
 namespace {
 
+// The plan on the Segment's array, or on `private_field` when given (grid cases).
 ghostwire::Plan build_plan(ghostwire::Segment& segment, const HaloCase& c, Direction direction,
-                           std::optional<ghostwire::Aggregation> aggregation) {
+                           std::optional<ghostwire::Aggregation> aggregation, std::vector<double>* private_field) {
   ghostwire::World& world = segment.world();
   auto* base = reinterpret_cast<double*>(segment.data());
   const bool reverse = direction == Direction::reverse;
-  if (c.unstructured) {
+  if (c.unstructured && private_field == nullptr) {
     ghostwire::Plan plan = ghostwire::make_unstructured_plan(world, segment, 0, c.owned_elements,
                                                              base + c.owned_elements, c.ghost_map, sizeof(double));
     if (reverse) plan.enable_reverse();  // committed already: collective, builds it at once
@@ -41,7 +47,9 @@ ghostwire::Plan build_plan(ghostwire::Segment& segment, const HaloCase& c, Direc
 
   std::vector<int> neighbours = c.neighbours();
   ghostwire::Plan plan(world, neighbours, channels);
-  ghostwire::Region field = plan.add_memory(segment, sizeof(double), 0, c.elements * sizeof(double));
+  ghostwire::Region field =
+      private_field ? plan.add_memory(private_field->data(), c.elements * sizeof(double), sizeof(double))
+                    : plan.add_memory(segment, sizeof(double), 0, c.elements * sizeof(double));
   for (std::size_t i = 0; i < c.sends.size(); ++i)
     plan.add_send(send_channel[i], c.sends[i].neighbour, field, c.sends[i].layout);
   for (std::size_t i = 0; i < c.receives.size(); ++i)
@@ -62,12 +70,14 @@ std::string transport_of(const ghostwire::World& world, const std::vector<int>& 
 
 class GwExchanger final : public Exchanger {
  public:
-  GwExchanger(const ExchangerSetup& setup, std::optional<ghostwire::Aggregation> aggregation)
+  GwExchanger(const ExchangerSetup& setup, std::optional<ghostwire::Aggregation> aggregation, bool in_private)
       : segment_(setup.shared_field),
-        plan_(build_plan(setup.shared_field, setup.halo_case, setup.direction, aggregation)),
+        private_(in_private ? setup.halo_case.elements : 0),
+        plan_(build_plan(setup.shared_field, setup.halo_case, setup.direction, aggregation,
+                         in_private ? &private_ : nullptr)),
         transport_(transport_of(segment_.world(), setup.halo_case.neighbours())) {}
 
-  double* field() override { return reinterpret_cast<double*>(segment_.data()); }
+  double* field() override { return private_.empty() ? reinterpret_cast<double*>(segment_.data()) : private_.data(); }
   void exchange() override { plan_.exchange(); }
   void reverse_sum() override { plan_.reverse_exchange({ghostwire::ReduceOp::sum, ghostwire::ScalarType::float64}); }
   std::string transport() const override { return transport_; }
@@ -75,6 +85,7 @@ class GwExchanger final : public Exchanger {
 
  private:
   ghostwire::Segment& segment_;
+  std::vector<double> private_;  // gw-private's array
   ghostwire::Plan plan_;
   std::string transport_;
 };
@@ -82,8 +93,8 @@ class GwExchanger final : public Exchanger {
 }  // namespace
 
 std::unique_ptr<Exchanger> make_gw_exchanger(const ExchangerSetup& setup,
-                                             std::optional<ghostwire::Aggregation> aggregation) {
-  return std::make_unique<GwExchanger>(setup, aggregation);
+                                             std::optional<ghostwire::Aggregation> aggregation, bool in_private) {
+  return std::make_unique<GwExchanger>(setup, aggregation, in_private);
 }
 
 }  // namespace gwbench::halo

@@ -15,7 +15,7 @@ namespace ghostwire::detail {
 namespace {
 
 constexpr std::uint64_t magic = 0x5449'4d4d'4f43'5747ull;  // "GWCOMMIT"
-constexpr std::uint64_t version = 4;
+constexpr std::uint64_t version = 5;
 constexpr std::size_t header_bytes = 4 * sizeof(std::uint64_t);
 
 // FNV-1a: a flipped bit anywhere in the body changes it.
@@ -43,7 +43,9 @@ Signature read_signature(WireReader& in) {
   return s;
 }
 
-void write(WireWriter& out, const std::vector<PieceLocation>& pieces) {
+}  // namespace
+
+void write_locations(WireWriter& out, const std::vector<PieceLocation>& pieces) {
   out.u64(pieces.size());
   for (const PieceLocation& piece : pieces) {
     out.i64(piece.segment);
@@ -52,7 +54,7 @@ void write(WireWriter& out, const std::vector<PieceLocation>& pieces) {
     out.layout(piece.layout);
   }
 }
-std::vector<PieceLocation> read_pieces(WireReader& in) {
+std::vector<PieceLocation> read_locations(WireReader& in) {
   std::vector<PieceLocation> pieces(in.count(40, "piece"));
   for (PieceLocation& piece : pieces) {
     piece.segment = in.i64();
@@ -66,28 +68,51 @@ std::vector<PieceLocation> read_pieces(WireReader& in) {
   return pieces;
 }
 
+namespace {
+
+void write(WireWriter& out, const SideDescriptor& side) {
+  out.u64(side.candidates.size());
+  for (std::uint8_t index : side.candidates) out.u64(index);
+  out.u64(side.segment_offset);
+  out.u64(side.sections.size());
+  for (const PathSection& section : side.sections) {
+    out.u64(section.path);
+    out.u64(section.version);
+    out.u64(section.bytes.size());
+    out.raw(section.bytes);
+  }
+}
+SideDescriptor read_side(WireReader& in) {
+  SideDescriptor side;
+  side.candidates.resize(in.count(8, "path candidate"));
+  for (std::uint8_t& index : side.candidates) {
+    const std::uint64_t value = in.u64();
+    if (value >= 64) in.corrupt("a path candidate " + std::to_string(value));
+    index = static_cast<std::uint8_t>(value);
+  }
+  side.segment_offset = in.u64();
+  side.sections.resize(in.count(24, "path section"));
+  for (PathSection& section : side.sections) {
+    section.path = in.u64();
+    section.version = in.u64();
+    section.bytes = in.raw(in.u64());
+  }
+  return side;
+}
+
 void write(WireWriter& out, const SendDescriptor& send) {
   write(out, send.signature);
-  out.u64(static_cast<std::uint64_t>(send.path));
-  out.flag(send.wants_push);
-  write(out, send.pieces);
-  out.u64(send.staging[0]);
-  out.u64(send.staging[1]);
   out.u64(send.split_runs.size());
   for (const SplitRun& run : send.split_runs) {
     out.u64(run.bytes);
     out.u64(run.part);
   }
+  out.u64(send.parts.size());
+  for (const SideDescriptor& part : send.parts) write(out, part);
 }
 SendDescriptor read_send(WireReader& in) {
   SendDescriptor send;
   send.signature = read_signature(in);
-  const std::uint64_t path = in.u64();
-  if (path >= static_cast<std::uint64_t>(slot_path_count)) in.corrupt("unknown path " + std::to_string(path));
-  send.path = static_cast<SlotPath>(path);
-  send.wants_push = in.flag();
-  send.pieces = read_pieces(in);
-  send.staging = {in.u64(), in.u64()};
   send.split_runs.resize(in.count(16, "split run"));
   std::uint64_t split_bytes = 0;
   for (SplitRun& run : send.split_runs) {
@@ -99,26 +124,26 @@ SendDescriptor read_send(WireReader& in) {
   if (!send.split_runs.empty() && split_bytes != send.signature.bytes())
     in.corrupt("its split runs hold " + std::to_string(split_bytes) + " bytes of a " +
                std::to_string(send.signature.bytes()) + "-byte message");
+  send.parts.resize(in.count(8, "message part"));
+  if (send.parts.size() != (send.split_runs.empty() ? 1u : 2u))
+    in.corrupt("a message in " + std::to_string(send.parts.size()) + " parts");
+  for (SideDescriptor& part : send.parts) part = read_side(in);
   return send;
 }
 
 void write(WireWriter& out, const ReceiveDescriptor& receive) {
   write(out, receive.signature);
-  out.u64(receive.notified_buffers[0]);
-  out.u64(receive.notified_buffers[1]);
-  out.flag(receive.accepts_push);
-  write(out, receive.ghosts);
+  write(out, receive.side);
 }
 ReceiveDescriptor read_receive(WireReader& in) {
   ReceiveDescriptor receive;
   receive.signature = read_signature(in);
-  receive.notified_buffers = {in.u64(), in.u64()};
-  receive.accepts_push = in.flag();
-  receive.ghosts = read_pieces(in);
+  receive.side = read_side(in);
   return receive;
 }
 
 void write_body(WireWriter& out, const NeighbourDescriptor& d) {
+  out.u64(d.paths);
   out.u64(d.neighbours);
   out.u64(d.receiver_index);
   out.u64(d.posted_offset);
@@ -145,6 +170,7 @@ void write_body(WireWriter& out, const NeighbourDescriptor& d) {
 }
 NeighbourDescriptor read_body(WireReader& in) {
   NeighbourDescriptor d;
+  d.paths = in.u64();
   d.neighbours = in.u64();
   d.receiver_index = in.u64();
   if (d.receiver_index >= d.neighbours)
@@ -180,6 +206,12 @@ NeighbourDescriptor read_body(WireReader& in) {
 }
 
 }  // namespace
+
+const PathSection* SideDescriptor::section(std::uint64_t path) const {
+  for (const PathSection& s : sections)
+    if (s.path == path) return &s;
+  return nullptr;
+}
 
 std::uint64_t Signature::bytes() const {
   std::uint64_t total = 0;

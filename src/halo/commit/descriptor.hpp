@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "ghostwire/layout.hpp"
-#include "halo/slot_path.hpp"
 
 namespace ghostwire::detail {
 
@@ -29,7 +28,8 @@ struct Signature {
   bool operator==(const Signature&) const = default;
 };
 
-// Where a piece of a slot's layout lives, so that a node peer can map it.
+// Where a piece of a slot's layout lives, so that a node peer can map it (written into a path's
+// section by write_locations, read back by read_locations).
 struct PieceLocation {
   std::int64_t segment = -1;
   std::uint64_t offset_bytes = 0;  // of the region within the segment's data
@@ -44,20 +44,32 @@ struct SplitRun {
   std::uint64_t part = 0;
 };
 
+// A path's own part of a side's descriptor (PathType::describe_side), tagged with the path's
+// registry index and its section version.
+struct PathSection {
+  std::uint64_t path = 0;
+  std::uint64_t version = 1;
+  std::vector<std::byte> bytes;
+  bool operator==(const PathSection&) const = default;
+};
+
+// One direction (one part of a split message) of a slot, as the describing rank's end of it.
+struct SideDescriptor {
+  std::vector<std::uint8_t> candidates;  // registry indices, preferred first (slot_choice.hpp)
+  std::uint64_t segment_offset = 0;      // its memory in its part of the plan segment
+  std::vector<PathSection> sections;     // of candidates that have something to say
+  const PathSection* section(std::uint64_t path) const;
+};
+
 struct SendDescriptor {  // what the describing rank sends on a channel
   Signature signature;
-  SlotPath path = SlotPath::staged;  // its own choice, before the receiver's answer about pushing
-  bool wants_push = false;
-  std::vector<PieceLocation> pieces;       // path in place: where its data is (split: part 0's)
-  std::array<std::uint64_t, 2> staging{};  // staged, split or wants_push: its halves in its plan segment
-  std::vector<SplitRun> split_runs;        // empty unless the message is split (path_choice.hpp)
+  std::vector<SplitRun> split_runs;  // empty unless the message is split (commit/slot_parts.hpp)
+  std::vector<SideDescriptor> parts;  // one, or two for a split message
 };
 
 struct ReceiveDescriptor {  // what it receives
   Signature signature;
-  std::array<std::uint64_t, 2> notified_buffers{};  // notified writes: its halves in its plan segment
-  bool accepts_push = false;
-  std::vector<PieceLocation> ghosts;  // accepts_push: where its ghost cells are
+  SideDescriptor side;
 };
 
 struct ChannelDescriptor {
@@ -78,6 +90,7 @@ struct PartitionCounts {
 };
 
 struct NeighbourDescriptor {
+  std::uint64_t paths = 0;           // the describing rank's registry_fingerprint()
   std::uint64_t neighbours = 0;      // of the describing rank
   std::uint64_t receiver_index = 0;  // the receiver's index in that list
   std::uint64_t posted_offset = 0, acknowledgement_offset = 0;  // its counters in its plan segment
@@ -85,6 +98,11 @@ struct NeighbourDescriptor {
   std::vector<PartitionCounts> partitions;  // by the user's channel
   std::vector<ChannelDescriptor> channels;  // by the plan's channel (a partition each, when partitioned)
 };
+
+class WireWriter;
+class WireReader;
+void write_locations(WireWriter& out, const std::vector<PieceLocation>& pieces);
+std::vector<PieceLocation> read_locations(WireReader& in);
 
 std::vector<std::byte> encode(const NeighbourDescriptor& descriptor);
 // `from` names the neighbour in the error ("rank 3"): Errc::mismatch for another version of the

@@ -5,39 +5,54 @@
 #include "ghostwire/error.hpp"
 #include "halo/collective.hpp"
 #include "halo/commit/slot_pieces.hpp"
-#include "halo/path_choice.hpp"
+#include "halo/commit/wire.hpp"
+#include "halo/path_registry.hpp"
 #include "runtime/world_state.hpp"
 
 namespace ghostwire::detail {
 namespace {
 
-SendDescriptor describe_send(const PlanState& p, const MessageMemory& memory, std::size_t s) {
+SideDescriptor describe_side(const SideChoice& choice) {
+  SideDescriptor side;
+  side.candidates = choice.candidates;
+  side.segment_offset = choice.segment_offset;
+  for (std::uint8_t index : choice.candidates) {
+    const PathType& type = *registered_paths()[index];
+    WireWriter out;
+    type.describe_side(choice.side, out);
+    if (!out.bytes().empty()) side.sections.push_back({index, type.section_version(), std::move(out.bytes())});
+  }
+  return side;
+}
+
+SendDescriptor describe_send(const PlanState& p, const SendChoice& choice, std::size_t s) {
   SendDescriptor send;
   send.signature = signature_of(p, p.send_pieces[s]);
-  send.path = send_path(p, s);
-  send.wants_push = push_wanted(p, s);
-  if (split_wanted(p, s)) {
-    SplitPieces split = split_pieces(p, s);
-    send.pieces = locations_of(p, split.parts[0]);
-    send.split_runs = std::move(split.runs);
-  } else if (send.path == SlotPath::in_place) {
-    send.pieces = locations_of(p, p.send_pieces[s]);
-  }
-  if (send.path == SlotPath::staged || send.wants_push || !send.split_runs.empty())
-    send.staging = {memory.staging[s][0], memory.staging[s][1]};
+  send.split_runs = choice.split.runs;
+  for (const SideChoice& part : choice.parts) send.parts.push_back(describe_side(part));
   return send;
 }
 
-ReceiveDescriptor describe_receive(const PlanState& p, const MessageMemory& memory, std::size_t s) {
-  ReceiveDescriptor receive;
-  receive.signature = signature_of(p, p.receive_pieces[s]);
-  receive.notified_buffers = {memory.notified_buffers[s][0], memory.notified_buffers[s][1]};
-  receive.accepts_push = push_accepted(p, s);
-  if (receive.accepts_push) receive.ghosts = locations_of(p, p.receive_pieces[s]);
-  return receive;
+ReceiveDescriptor describe_receive(const PlanState& p, const SideChoice& choice, std::size_t s) {
+  return {signature_of(p, p.receive_pieces[s]), describe_side(choice)};
 }
 
 // One channel's two directions, as both ranks see them; `me` and `peer` name the ranks.
+// Both directions' parts have a path both ends take.
+void check_paths(const PlanState& p, const SlotChoices& choices, std::size_t s, const ChannelDescriptor& theirs,
+                 const std::string& me, const std::string& peer, std::vector<std::string>& problems) {
+  const std::string channel = p.channel_name(s % p.channels);
+  std::string problem;
+  if (choices.sends[s] && theirs.receive)
+    for (const SideChoice& part : choices.sends[s]->parts)
+      if (!agree_on_path(part.candidates, theirs.receive->side.candidates, problem))
+        problems.push_back(channel + " from " + me + " to " + peer + ": " + problem);
+  if (theirs.send && choices.receives[s])
+    for (const SideDescriptor& part : theirs.send->parts)
+      if (!agree_on_path(part.candidates, choices.receives[s]->candidates, problem))
+        problems.push_back(channel + " from " + peer + " to " + me + ": " + problem);
+}
+
 void check_channel(const PlanState& p, std::size_t s, const ChannelDescriptor& theirs, const std::string& me,
                    const std::string& peer, std::vector<std::string>& problems) {
   const std::string channel = p.channel_name(s % p.channels);
@@ -113,8 +128,10 @@ bool partitions_agree(const PlanState& p, std::size_t n, std::size_t c, const Pa
 
 }  // namespace
 
-NeighbourDescriptor describe_slots_for(const PlanState& p, const MessageMemory& memory, std::size_t n) {
+NeighbourDescriptor describe_slots_for(const PlanState& p, const MessageMemory& memory, const SlotChoices& choices,
+                                       std::size_t n) {
   NeighbourDescriptor d;
+  d.paths = registry_fingerprint();
   d.neighbours = p.neighbours.size();
   d.receiver_index = n;
   d.posted_offset = memory.posted;  // where my counters are: they depend on my own slot count
@@ -130,16 +147,17 @@ NeighbourDescriptor describe_slots_for(const PlanState& p, const MessageMemory& 
   d.channels.resize(p.channels);
   for (std::size_t c = 0; c < p.channels; ++c) {
     const std::size_t s = n * p.channels + c;
-    if (!p.send_pieces[s].empty()) d.channels[c].send = describe_send(p, memory, s);
-    if (!p.receive_pieces[s].empty()) d.channels[c].receive = describe_receive(p, memory, s);
+    if (choices.sends[s]) d.channels[c].send = describe_send(p, *choices.sends[s], s);
+    if (choices.receives[s]) d.channels[c].receive = describe_receive(p, *choices.receives[s], s);
   }
   return d;
 }
 
 std::vector<NeighbourDescriptor> exchange_descriptors(PlanState& p, const MessageMemory& memory,
-                                                      const std::string& context) {
+                                                      const SlotChoices& choices, const std::string& context) {
   std::vector<std::vector<std::byte>> outgoing;
-  for (std::size_t n = 0; n < p.neighbours.size(); ++n) outgoing.push_back(encode(describe_slots_for(p, memory, n)));
+  for (std::size_t n = 0; n < p.neighbours.size(); ++n)
+    outgoing.push_back(encode(describe_slots_for(p, memory, choices, n)));
   const auto incoming = swap_with_peers(*p.w, p.comm, p.neighbours, outgoing, context + ": the slot descriptors");
   std::vector<NeighbourDescriptor> peers(p.neighbours.size());
   std::vector<std::string> problems;
@@ -156,12 +174,18 @@ std::vector<NeighbourDescriptor> exchange_descriptors(PlanState& p, const Messag
   return peers;
 }
 
-std::vector<std::string> check_agreement(const PlanState& p, const std::vector<NeighbourDescriptor>& peers) {
+std::vector<std::string> check_agreement(const PlanState& p, const SlotChoices& choices,
+                                         const std::vector<NeighbourDescriptor>& peers) {
   std::vector<std::string> problems;
   const std::string me = "rank " + std::to_string(p.w->rank);
   for (std::size_t n = 0; n < p.neighbours.size(); ++n) {
     const NeighbourDescriptor& theirs = peers[n];
     const std::string peer = "rank " + std::to_string(p.neighbours[n]);
+    if (theirs.paths != registry_fingerprint()) {
+      problems.push_back(me + " and " + peer + " have different message paths registered (" + me + ": " +
+                         path_names() + "); every rank must register the same paths in the same order");
+      continue;
+    }
     if (theirs.acknowledge_by_reply != p.acknowledge_by_reply)
       problems.push_back((p.acknowledge_by_reply ? me : peer) + " acknowledges by reply (Plan::acknowledge_by_reply) but " +
                          (p.acknowledge_by_reply ? peer : me) + " does not; both sides must agree");
@@ -174,8 +198,11 @@ std::vector<std::string> check_agreement(const PlanState& p, const std::vector<N
       if (!partitions_agree(p, n, c, theirs.partitions[c], me, peer, problems)) continue;
       const std::size_t first = p.partition_base.empty() ? c : p.partition_base[c];
       const std::size_t last = p.partition_base.empty() ? c + 1 : p.partition_base[c + 1];
-      for (std::size_t k = first; k < last; ++k)
+      for (std::size_t k = first; k < last; ++k) {
+        const std::size_t before = problems.size();
         check_channel(p, n * p.channels + k, theirs.channels[k], me, peer, problems);
+        if (problems.size() == before) check_paths(p, choices, n * p.channels + k, theirs.channels[k], me, peer, problems);
+      }
     }
   }
   return problems;

@@ -9,17 +9,21 @@
 
 #include "halo/commit/descriptor.hpp"
 #include "halo/commit/message_memory.hpp"
+#include "halo/commit/slot_choice.hpp"
 #include "halo/plan_state.hpp"
 
 namespace ghostwire::detail {
 
 // What this rank tells neighbour index `n`.
-NeighbourDescriptor describe_slots_for(const PlanState& p, const MessageMemory& memory, std::size_t n);
+NeighbourDescriptor describe_slots_for(const PlanState& p, const MessageMemory& memory, const SlotChoices& choices,
+                                       std::size_t n);
 // Swaps descriptors with every neighbour and decodes theirs; a descriptor that cannot be decoded
 // ends the commit on every rank (collective).
 std::vector<NeighbourDescriptor> exchange_descriptors(PlanState& p, const MessageMemory& memory,
-                                                      const std::string& context);
-// Every disagreement between this rank's slots and its neighbours' descriptors, in words.
-std::vector<std::string> check_agreement(const PlanState& p, const std::vector<NeighbourDescriptor>& peers);
+                                                      const SlotChoices& choices, const std::string& context);
+// Every disagreement between this rank's slots and its neighbours' descriptors, in words (a slot
+// direction no path serves on both sides among them).
+std::vector<std::string> check_agreement(const PlanState& p, const SlotChoices& choices,
+                                         const std::vector<NeighbourDescriptor>& peers);
 
 }  // namespace ghostwire::detail

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Where a plan's messages live, laid out once at commit: the node peers' counters, staging halves
-// and notified-write buffers in the plan's Segment (peers read and write them there), and the
-// two-sided buffers in private memory the persistent requests point into.
+// Where a plan's messages live, laid out once at commit: the node peers' counters and each slot
+// direction's shared memory (what its candidate paths ask for, SlotMemory::segment_bytes) in the
+// plan's Segment, the notifications paths ask for, and each slot direction's private memory.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <vector>
 
+#include "halo/commit/slot_choice.hpp"
 #include "halo/plan_state.hpp"
 
 namespace ghostwire::detail {
@@ -17,14 +17,12 @@ struct MessageMemory {
   // (4 bytes) per slot and part (a split slot's part k at index k x slots + slot), each array on
   // its own cache lines.
   std::size_t posted = 0, acknowledgements = 0;
-  std::vector<std::array<std::size_t, 2>> staging;           // by slot, send side (staged, split or pushable)
-  std::vector<std::array<std::size_t, 2>> notified_buffers;  // by slot, receive side
-  std::vector<std::size_t> two_sided_send, two_sided_receive;  // by slot: offsets into plan.message_memory
+  // Each path type's first notification id (by registry index); its ids for slot s follow at
+  // base + notifications_per_slot x s. The same on every rank.
+  std::vector<std::size_t> notification_base;
 };
 
-// Allocates the plan segment (with `notifications` notification slots, the same on every rank:
-// collective), the notified writes' pack buffer and the two-sided buffers, and takes the
-// persistent requests from the process's budget if they fit.
-MessageMemory lay_out_message_memory(PlanState& p, std::size_t notifications);
+// Allocates the plan segment (collective) and the private memory, and sets every side's offsets.
+MessageMemory lay_out_message_memory(PlanState& p, SlotChoices& choices, std::size_t largest_slot_count);
 
 }  // namespace ghostwire::detail

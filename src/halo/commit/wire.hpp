@@ -21,6 +21,12 @@ class WireWriter {
   void i64(std::int64_t value) { append(&value, sizeof value); }
   void flag(bool value) { u64(value ? 1 : 0); }
   void layout(const Layout& layout);
+  // `data` as it is, then padding to a multiple of 8 bytes (its length is written by the caller).
+  void raw(const std::vector<std::byte>& data) {
+    append(data.data(), data.size());
+    const std::size_t padding = (8 - data.size() % 8) % 8;
+    bytes_.resize(bytes_.size() + padding, std::byte{0});
+  }
   std::vector<std::byte>& bytes() { return bytes_; }
 
  private:
@@ -43,6 +49,18 @@ class WireReader {
   // A count of items each at least `item_bytes` long on the wire.
   std::size_t count(std::size_t item_bytes, const char* what);
   Layout layout();
+  // `size` bytes written by WireWriter::raw, and their padding.
+  std::vector<std::byte> raw(std::size_t size) {
+    const std::size_t padded = size + (8 - size % 8) % 8;
+    if (size > remaining() || padded > remaining())
+      corrupt("it ends early (" + std::to_string(size) + " bytes announced, " + std::to_string(remaining()) + " left)");
+    std::vector<std::byte> data(bytes_.begin() + static_cast<std::ptrdiff_t>(position_),
+                                bytes_.begin() + static_cast<std::ptrdiff_t>(position_ + size));
+    for (std::size_t k = position_ + size; k < position_ + padded; ++k)
+      if (bytes_[k] != std::byte{0}) corrupt("padding after " + std::to_string(size) + " bytes is not zero");
+    position_ += padded;
+    return data;
+  }
   std::size_t remaining() const { return bytes_.size() - position_; }
   [[noreturn]] void corrupt(const std::string& what) const;
 

@@ -1,13 +1,23 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The counter protocol the in-place and staged paths share (node_peer.hpp).
+// The counter protocol paths between node peers share (node_peer.hpp).
 #include "halo/paths/node_peer.hpp"
 
 #include <sstream>
 
 #include "ghostwire/error.hpp"
+#include "halo/commit/slot_build.hpp"
 #include "halo/plan_state.hpp"
 
 namespace ghostwire::detail {
+
+PeerSendCounters peer_send_counters(const SlotBuild& b) { return {b.peer_posted_word(), b.my_acknowledgement_word()}; }
+
+PeerReceiveCounters peer_receive_counters(const SlotBuild& b) {
+  return {b.my_posted_word(), b.peer_acknowledgement_word()};
+}
+
+SendReadInPlace::SendReadInPlace(const SlotBuild& b, const char* description)
+    : counters_(peer_send_counters(b)), description_(description) {}
 
 void post_to_peer(PlanState& p, SendSlot& slot, const PeerSendCounters& counters) {
   std::uint32_t consumed = 0;
@@ -28,10 +38,10 @@ bool peer_acknowledged_previous(const PlanState& p, const SendSlot& slot, const 
 }
 
 std::string describe_peer_send_wait(const PlanState& p, const SendSlot& slot, const PeerSendCounters& counters,
-                                    SlotPath kind) {
+                                    const char* path) {
   std::ostringstream text;
   text << "the acknowledgement of message " << slot.sequence << " on " << p.slot_name(slot.channel, slot.rank)
-       << " of plan " << p.id << " (" << path_name(kind) << "; receiver's acknowledgement counter: "
+       << " of plan " << p.id << " (" << path << "; receiver's acknowledgement counter: "
        << load(counters.consumed)
        << ", counter posted to the receiver: " << posted_sequence(load(counters.posted));
   if (p.acknowledge_by_reply) text << ", acknowledgement by reply seen: " << slot.reply_acknowledged;
@@ -70,10 +80,10 @@ void acknowledge_peer(const PlanState& p, const ReceiveSlot& slot, const PeerRec
 }
 
 std::string describe_peer_receive_wait(const PlanState& p, const ReceiveSlot& slot, const PeerReceiveCounters& counters,
-                                       SlotPath kind) {
+                                       const char* path) {
   std::ostringstream text;
   text << "message " << next_sequence(slot.sequence) << " on " << p.slot_name(slot.channel, slot.rank) << " of plan "
-       << p.id << " (" << path_name(kind) << "; received so far: " << slot.sequence << ", sender's posted counter: " << posted_sequence(load(counters.posted))
+       << p.id << " (" << path << "; received so far: " << slot.sequence << ", sender's posted counter: " << posted_sequence(load(counters.posted))
        << ", acknowledgement this rank last gave: " << load(counters.consumed)
        << (slot.held ? ", the last message is held in place (not released)" : "") << ")";
   return text.str();

@@ -1,25 +1,20 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What the in-place and staged paths share: a node peer posts a message by a release store of the
-// receiver's posted word, and the receiver acknowledges what it consumed by a release store of the
-// sender's acknowledgement word, at once or riding on its next message back on the same slot
-// (Plan::acknowledge_by_reply). docs/plans.md, "How a plan works inside".
+// What paths between node peers may share (the in-place and staged paths do): a node peer posts a
+// message by a release store of the receiver's posted word, and the receiver acknowledges what it
+// consumed by a release store of the sender's acknowledgement word, at once or riding on its next
+// message back on the same slot (Plan::acknowledge_by_reply). The words are the plan segment's
+// counters every slot has (SlotBuild::my_posted_word ...). docs/internals/paths.md.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "halo/path.hpp"
 #include "halo/sequence.hpp"
-#include "halo/slot_path.hpp"
 
 namespace ghostwire::detail {
 
-struct PlanState;
-struct SendSlot;
-struct ReceiveSlot;
-
-// How a receive is done: copied into the receive layout (test_recv, wait_recv), read in place where
-// the slot has a view (test_recv_in_place), or as part of an exchange (finish).
-enum class Receipt { copy, in_place, exchange };
+struct SlotBuild;
 
 struct PeerSendCounters {
   std::uint64_t* posted = nullptr;            // the receiver's: posted_word(message, acknowledgement by reply)
@@ -31,6 +26,10 @@ struct PeerReceiveCounters {
   std::uint32_t* consumed = nullptr;      // the sender's: my acknowledgement
 };
 
+// This slot's words (SlotBuild's end and part).
+PeerSendCounters peer_send_counters(const SlotBuild& b);
+PeerReceiveCounters peer_receive_counters(const SlotBuild& b);
+
 // Posts message next_sequence(slot.sequence); with acknowledge_by_reply the same store acknowledges
 // what this rank consumed of the receiver's messages on the slot.
 void post_to_peer(PlanState& p, SendSlot& slot, const PeerSendCounters& counters);
@@ -38,8 +37,9 @@ void post_to_peer(PlanState& p, SendSlot& slot, const PeerSendCounters& counters
 bool peer_acknowledged(const PlanState& p, const SendSlot& slot, const PeerSendCounters& counters);
 // The receiver has consumed the message before the last one (the other half of a double buffer).
 bool peer_acknowledged_previous(const PlanState& p, const SendSlot& slot, const PeerSendCounters& counters);
+// `path`: the path's description, for the text.
 std::string describe_peer_send_wait(const PlanState& p, const SendSlot& slot, const PeerSendCounters& counters,
-                                    SlotPath kind);
+                                    const char* path);
 
 // The sender's next posted message, if there is one: advances slot.sequence and takes the
 // acknowledgement riding on it. `one_ahead`: a double-buffered sender may be one message further.
@@ -50,6 +50,25 @@ void consume_from_peer(PlanState& p, ReceiveSlot& slot, const PeerReceiveCounter
 // Plan::acknowledge: every consumed message of the slot, now.
 void acknowledge_peer(const PlanState& p, const ReceiveSlot& slot, const PeerReceiveCounters& counters);
 std::string describe_peer_receive_wait(const PlanState& p, const ReceiveSlot& slot, const PeerReceiveCounters& counters,
-                                       SlotPath kind);
+                                       const char* path);
+
+// The sending end of a message its receiver reads where it is, in the sender's live data (the
+// in-place and cross-memory paths): send() is a counter store, and the next message (or a change of
+// the data) waits for the acknowledgement. `description` names the path in wait diagnostics.
+class SendReadInPlace final : public SendPath {
+ public:
+  SendReadInPlace(const SlotBuild& b, const char* description);
+  void post(PlanState& p, SendSlot& slot, Post) override { post_to_peer(p, slot, counters_); }
+  bool acknowledged(PlanState& p, SendSlot& slot) override { return peer_acknowledged(p, slot, counters_); }
+  bool ready_for_next(PlanState& p, SendSlot& slot) override { return acknowledged(p, slot); }
+  bool exchange_done(PlanState& p, SendSlot& slot) override { return acknowledged(p, slot); }
+  std::string describe_wait(const PlanState& p, const SendSlot& slot) const override {
+    return describe_peer_send_wait(p, slot, counters_, description_);
+  }
+
+ private:
+  PeerSendCounters counters_;
+  const char* description_;
+};
 
 }  // namespace ghostwire::detail

@@ -1,26 +1,66 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The notified-write path (notified_write.hpp). Notification ids in the plan segment: data of
-// message k on slot s is 2 s + k % 2, the acknowledgement of send slot s is 2 slots + s. The
-// receiver acknowledges before unpacking, since the next message lands in the other half.
-#include "halo/paths/notified_write.hpp"
+// The notified-write path: between nodes, a slot's message is packed and written one-sided into
+// half k % 2 of a double buffer in the receiver's end's shared memory, with a notification carrying
+// its sequence number; the receiver acknowledges before unpacking, since the next message lands in
+// the other half. Taken with the one-sided transport (GHOSTWIRE_TRANSPORT=rma), and with the
+// two-sided one when the plan's tags would exceed MPI_TAG_UB. Notification ids per slot s (of the
+// receiving rank for data, of the sending rank for acknowledgements): data of message k at
+// 3 s + k % 2, the acknowledgement at 3 s + 2, after the path's base. docs/plans.md, "Between nodes".
+#include <vector>
 
 #include "ghostwire/error.hpp"
+#include "ghostwire/segment.hpp"
 #include "halo/commit/slot_build.hpp"
 #include "halo/plan_state.hpp"
+#include "halo/sequence.hpp"
 
 namespace ghostwire::detail {
+namespace {
 
-NotifiedWriteSend NotifiedWriteSend::build(const SlotBuild& b) {
-  NotifiedWriteSend path;
-  path.buffer.assign(b.bytes, std::byte{0});
-  path.pack = b.pack_into(path.buffer.data());
-  const auto& buffers = b.peer_receive().notified_buffers;
+const char* const description = "inter-node, notified write";
+
+std::size_t half_bytes(std::size_t message_bytes) { return (message_bytes + 63) / 64 * 64; }
+
+class NotifiedWriteSend final : public SendPath {
+ public:
+  explicit NotifiedWriteSend(const SlotBuild& b);
+  void post(PlanState& p, SendSlot& slot, Post how) override;
+  bool acknowledged(PlanState& p, SendSlot& slot) override;
+  bool ready_for_next(PlanState& p, SendSlot& slot) override;
+  bool exchange_done(PlanState&, SendSlot&) override { return true; }  // packed: nothing of mine is read
+  std::string describe_wait(const PlanState& p, const SendSlot& slot) const override;
+
+ private:
+  // The message leaves from here: a buffer of the slot's own, so threads driving different slots
+  // never pack into one another's (a move keeps the vector's memory, and so the copy's target).
+  std::vector<std::byte> buffer;
+  CopyProgram pack;  // into `buffer`
+  std::size_t remote_offset[2] = {0, 0};  // the receiver's halves in its part of the plan segment
+  NotificationId remote_data_id[2] = {0, 0};
+  NotificationId acknowledgement_id = 0;  // my notification the receiver sets
+  std::uint32_t last_acknowledgement = 0;  // the last acknowledgement seen
+};
+
+class NotifiedWriteReceive final : public ReceivePath {
+ public:
+  explicit NotifiedWriteReceive(const SlotBuild& b);
+  bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) override;
+  std::string describe_wait(const PlanState& p, const ReceiveSlot& slot) const override;
+
+ private:
+  CopyProgram unpack[2];  // out of my half k % 2
+  NotificationId data_id[2] = {0, 0};
+  NotificationId remote_acknowledgement_id = 0;
+};
+
+NotifiedWriteSend::NotifiedWriteSend(const SlotBuild& b) {
+  buffer.assign(b.bytes, std::byte{0});
+  pack = b.pack_into(buffer.data());
   for (int parity = 0; parity < 2; ++parity) {
-    path.remote_offset[parity] = buffers[static_cast<std::size_t>(parity)];
-    path.remote_data_id[parity] = static_cast<NotificationId>(2 * b.peer_slot + static_cast<std::size_t>(parity));
+    remote_offset[parity] = b.peer_side.segment_offset + static_cast<std::size_t>(parity) * half_bytes(b.bytes);
+    remote_data_id[parity] = static_cast<NotificationId>(b.notification(b.peer_slot, static_cast<std::size_t>(parity)));
   }
-  path.acknowledgement_id = static_cast<NotificationId>(2 * b.plan.send_pieces.size() + b.slot);
-  return path;
+  acknowledgement_id = static_cast<NotificationId>(b.notification(b.slot, 2));
 }
 
 void NotifiedWriteSend::post(PlanState& p, SendSlot& slot, Post) {
@@ -45,18 +85,16 @@ bool NotifiedWriteSend::ready_for_next(PlanState& p, SendSlot& slot) {
 
 std::string NotifiedWriteSend::describe_wait(const PlanState& p, const SendSlot& slot) const {
   return "the acknowledgement of message " + std::to_string(slot.sequence) + " on " +
-         p.slot_name(slot.channel, slot.rank) + " of plan " + std::to_string(p.id) + " (" + path_name(kind) +
+         p.slot_name(slot.channel, slot.rank) + " of plan " + std::to_string(p.id) + " (" + description +
          "; last acknowledgement seen: " + std::to_string(last_acknowledgement) + ")";
 }
 
-NotifiedWriteReceive NotifiedWriteReceive::build(const SlotBuild& b) {
-  NotifiedWriteReceive path;
+NotifiedWriteReceive::NotifiedWriteReceive(const SlotBuild& b) {
   for (int parity = 0; parity < 2; ++parity) {
-    path.unpack[parity] = b.unpack_from(b.my_notified_buffer(parity));
-    path.data_id[parity] = static_cast<NotificationId>(2 * b.slot + static_cast<std::size_t>(parity));
+    unpack[parity] = b.unpack_from(b.my_shared_memory() + static_cast<std::size_t>(parity) * half_bytes(b.bytes));
+    data_id[parity] = static_cast<NotificationId>(b.notification(b.slot, static_cast<std::size_t>(parity)));
   }
-  path.remote_acknowledgement_id = static_cast<NotificationId>(2 * b.peer_slots() + b.peer_slot);
-  return path;
+  remote_acknowledgement_id = static_cast<NotificationId>(b.notification(b.peer_slot, 2));
 }
 
 bool NotifiedWriteReceive::try_receive(PlanState& p, ReceiveSlot& slot, Receipt) {
@@ -76,8 +114,33 @@ bool NotifiedWriteReceive::try_receive(PlanState& p, ReceiveSlot& slot, Receipt)
 
 std::string NotifiedWriteReceive::describe_wait(const PlanState& p, const ReceiveSlot& slot) const {
   return "message " + std::to_string(next_sequence(slot.sequence)) + " on " + p.slot_name(slot.channel, slot.rank) +
-         " of plan " + std::to_string(p.id) + " (" + path_name(kind) + "; received so far: " +
+         " of plan " + std::to_string(p.id) + " (" + description + "; received so far: " +
          std::to_string(slot.sequence) + ")";
+}
+
+class NotifiedWriteType final : public PathType {
+ public:
+  const char* name() const override { return "notified-write"; }
+  const char* description() const override { return ::ghostwire::detail::description; }
+  bool between_nodes() const override { return true; }
+  bool served_by_world_progress() const override { return true; }
+  bool receiver_prepares() const override { return true; }
+  std::size_t notifications_per_slot() const override { return 3; }
+  bool offers(const SlotSide&, Choice, const PathPlanState*) const override { return true; }  // any message
+  SlotMemory memory(const SlotSide& side) const override { return {side.sending ? 0 : 2 * half_bytes(side.bytes), 0}; }
+  std::unique_ptr<SendPath> build_send(const SlotBuild& b) const override {
+    return std::make_unique<NotifiedWriteSend>(b);
+  }
+  std::unique_ptr<ReceivePath> build_receive(const SlotBuild& b) const override {
+    return std::make_unique<NotifiedWriteReceive>(b);
+  }
+};
+
+}  // namespace
+
+const PathType& notified_write_path() {
+  static const NotifiedWriteType type;
+  return type;
 }
 
 }  // namespace ghostwire::detail

@@ -16,86 +16,161 @@
 // So a ghost cell is never written while the application may read it, never read before it is
 // written, and a staging half is never overwritten before the receiver has copied it out. The
 // receiver asks for k + 1 only after it has received k, so a sender runs at most one message ahead.
-// A message that can go neither way waits (PushedSend::pending, PlanState::pushes_owed): every later
-// call of the plan and every wait of the process writes it when it can (WorldState::owed_work).
+// A message that can go neither way waits (PushedSend::pending, the plan state's owed list): every
+// later call of the plan and every wait of the process writes it when it can (WorldState::owed_work).
 // Why stage rather than wait for `free`: docs/plans.md, "One copy for sparse messages".
-#include "halo/paths/pushed.hpp"
-
+#include <atomic>
 #include <sstream>
 
 #include "ghostwire/error.hpp"
-#include "halo/commit/slot_build.hpp"
-#include "halo/plan_state.hpp"
+#include "halo/paths/node_peer.hpp"
+#include "halo/paths/staging.hpp"
 #include "runtime/wait.hpp"
 #include "runtime/world_state.hpp"
 
 namespace ghostwire::detail {
 namespace {
 
+const char* const description =
+    "intra-node, pushed (sparse data the sender writes into the receiver's ghost cells, or stages if the receiver is "
+    "not ready)";
+
 // Bits of the high half of a pushed slot's posted word: message `sequence` (and the one before it)
 // went through staging rather than into the ghost cells.
 constexpr std::uint32_t this_one_staged = 1, previous_staged = 2;
 
-void serve_pushes(void* plan) { progress_pushes(*static_cast<PlanState*>(plan)); }
+class PushedSend;
 
-void lock_owed(PlanState& p) {
-  while (p.owed_lock.exchange(true, std::memory_order_acquire)) cpu_relax();
+// The plan's pushed send slots waiting for their receivers, guarded by `lock` (threads may post and
+// serve them at once); `count` lets every call see at a glance that there are none.
+class PushedPlanState final : public PathPlanState {
+ public:
+  void after_build(PlanState& p) override;
+  bool has_progress() const override { return pushes_; }
+  void progress(PlanState& p) override;
+  void owe(std::int32_t send_index);
+
+ private:
+  std::vector<std::int32_t> owed_;
+  std::atomic<bool> lock_{false};
+  std::atomic<std::size_t> count_{0};
+  bool pushes_ = false;  // some send slot of the plan is pushed
+};
+
+class PushedSend final : public SendPath {
+ public:
+  explicit PushedSend(const SlotBuild& b);
+  void post(PlanState& p, SendSlot& slot, Post how) override;
+  // The sender copied its own data: it is free once the copy is done.
+  bool acknowledged(PlanState&, SendSlot&) override { return !is_pending(); }
+  bool ready_for_next(PlanState&, SendSlot&) override { return !is_pending(); }
+  bool exchange_done(PlanState&, SendSlot&) override { return !is_pending(); }
+  std::string describe_wait(const PlanState& p, const SendSlot& slot) const override;
+  std::string not_acknowledged_hint(const SendSlot& slot) const override;
+  // Writes the pending message if the receiver is ready for it; false if it still is not.
+  bool try_write(SendSlot& slot);
+
+ private:
+  bool is_pending() const { return std::atomic_ref<const bool>(pending_).load(std::memory_order_acquire); }
+  PushedPlanState* state_;
+  std::uint64_t* posted_ = nullptr;             // the receiver's: the last message written, and how
+  const std::uint32_t* ghosts_free_ = nullptr;  // mine, written by the receiver: the message its ghosts are free for
+  CopyProgram push_;                            // from my send layout into the receiver's ghost cells
+  CopyProgram pack_into_[2];                    // into staging half k % 2 when the receiver was not ready
+  // Message `sequence` is sent but not written yet: the receiver had neither said its ghost cells
+  // were free nor taken the message before last (whose staging half this one needs); later calls
+  // write it (the plan state's owed list), possibly on another thread: read and written atomically.
+  bool pending_ = false;
+  bool last_staged_ = false;  // the last message went through staging
+};
+
+class PushedReceive final : public ReceivePath {
+ public:
+  explicit PushedReceive(const SlotBuild& b);
+  void hand_over(PlanState&, ReceiveSlot& slot) override;
+  bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) override;
+  std::string describe_wait(const PlanState& p, const ReceiveSlot& slot) const override;
+
+ private:
+  const std::uint64_t* posted_ = nullptr;  // mine, written by the sender
+  std::uint32_t* ghosts_free_ = nullptr;   // the sender's: the message my ghost cells are free for
+  std::uint32_t free_signalled_ = 0;       // the last value stored there
+  CopyProgram unpack_[2];                  // out of the sender's staging half k % 2
+};
+
+void serve_pushes(void* plan) {
+  PlanState& p = *static_cast<PlanState*>(plan);
+  for (PathPlanState* state : p.progressing) state->progress(p);
 }
-void unlock_owed(PlanState& p) { p.owed_lock.store(false, std::memory_order_release); }
 
-}  // namespace
+void PushedPlanState::after_build(PlanState& p) {
+  for (const SendSlot& slot : p.sends) pushes_ |= dynamic_cast<const PushedSend*>(slot.path.get()) != nullptr;
+  if (pushes_) p.w->owed_work.push_back({&serve_pushes, &p});
+}
 
-PushedSend PushedSend::build(const SlotBuild& b) {
-  PushedSend path;
-  const PeerSendCounters counters = b.peer_send_counters();
-  path.posted = counters.posted;
-  path.ghosts_free = counters.consumed;
-  const MappedPieces ghosts = b.map_peer_pieces(b.peer_receive().ghosts);
-  path.push = CopyProgram::build(b.mine, ghosts.pieces);
-  for (int parity = 0; parity < 2; ++parity) path.pack_into[parity] = b.pack_into_staging(parity);
-  return path;
+void PushedPlanState::owe(std::int32_t send_index) {
+  while (lock_.exchange(true, std::memory_order_acquire)) cpu_relax();
+  owed_.push_back(send_index);
+  count_.store(owed_.size(), std::memory_order_release);
+  lock_.store(false, std::memory_order_release);
+}
+
+void PushedPlanState::progress(PlanState& p) {
+  if (count_.load(std::memory_order_acquire) == 0) return;
+  if (lock_.exchange(true, std::memory_order_acquire)) return;  // another thread serves them
+  std::size_t kept = 0;
+  for (std::int32_t index : owed_) {
+    SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
+    if (!static_cast<PushedSend*>(slot.path.get())->try_write(slot)) owed_[kept++] = index;
+  }
+  owed_.resize(kept);
+  count_.store(kept, std::memory_order_release);
+  lock_.store(false, std::memory_order_release);
+}
+
+PushedSend::PushedSend(const SlotBuild& b) : state_(static_cast<PushedPlanState*>(b.state)) {
+  const PeerSendCounters counters = peer_send_counters(b);
+  posted_ = counters.posted;
+  ghosts_free_ = counters.consumed;
+  WireReader section = b.peer_section();
+  const MappedPieces ghosts = b.map_peer_pieces(read_locations(section));
+  push_ = CopyProgram::build(b.mine, ghosts.pieces);
+  for (int parity = 0; parity < 2; ++parity) pack_into_[parity] = pack_into_staging(b, parity);
 }
 
 bool PushedSend::try_write(SendSlot& slot) {
-  const std::uint32_t free = load(ghosts_free);  // acquire: after the receiver's reads
+  const std::uint32_t free = load(ghosts_free_);  // acquire: after the receiver's reads
   bool staged = false;
   if (free == slot.sequence) {
-    push.run();
+    push_.run();
   } else if (is_previous(free, slot.sequence)) {
-    pack_into[parity_of(slot.sequence)].run();
+    pack_into_[parity_of(slot.sequence)].run();
     staged = true;
   } else {
     return false;
   }
-  const std::uint32_t how = (staged ? this_one_staged : 0) | (last_staged ? previous_staged : 0);
-  store(posted, posted_word(slot.sequence, how));  // release: the values before the counter
-  last_staged = staged;
+  const std::uint32_t how = (staged ? this_one_staged : 0) | (last_staged_ ? previous_staged : 0);
+  store(posted_, posted_word(slot.sequence, how));  // release: the values before the counter
+  last_staged_ = staged;
   // Release: a thread that sees the slot free again (acknowledged, ready_for_next) sees the copy done.
-  std::atomic_ref<bool>(pending).store(false, std::memory_order_release);
+  std::atomic_ref<bool>(pending_).store(false, std::memory_order_release);
   return true;
-}
-
-bool PushedSend::is_pending() const {
-  return std::atomic_ref<const bool>(pending).load(std::memory_order_acquire);
 }
 
 void PushedSend::post(PlanState& p, SendSlot& slot, Post) {
   slot.sequence = next_sequence(slot.sequence);
-  pending = true;  // nobody else looks at the slot until it is owed
+  pending_ = true;  // nobody else looks at the slot until it is owed
   if (try_write(slot)) return;
-  lock_owed(p);
-  p.pushes_owed.push_back(static_cast<std::int32_t>(&slot - p.sends.data()));
-  p.owed_count.store(p.pushes_owed.size(), std::memory_order_release);
-  unlock_owed(p);
+  state_->owe(static_cast<std::int32_t>(&slot - p.sends.data()));
 }
 
 std::string PushedSend::describe_wait(const PlanState& p, const SendSlot& slot) const {
   std::ostringstream text;
   text << "rank " << slot.rank << " to ask for message " << previous_sequence(slot.sequence) << " (then message "
        << slot.sequence << " can be staged) or " << slot.sequence << " (then it can be written into its ghost cells) on "
-       << p.slot_name(slot.channel, slot.rank) << " of plan " << p.id << " (" << path_name(kind)
-       << "; the receiver last asked for message " << load(ghosts_free)
-       << ", counter posted to the receiver: " << posted_sequence(load(posted))
+       << p.slot_name(slot.channel, slot.rank) << " of plan " << p.id << " (" << description
+       << "; the receiver last asked for message " << load(ghosts_free_)
+       << ", counter posted to the receiver: " << posted_sequence(load(posted_))
        << "; a rank asks for the next message in test_recv, wait_recv, start and exchange)";
   return text.str();
 }
@@ -106,25 +181,23 @@ std::string PushedSend::not_acknowledged_hint(const SendSlot& slot) const {
          "and exchange); call wait_send before sending again";
 }
 
-PushedReceive PushedReceive::build(const SlotBuild& b) {
-  PushedReceive path;
-  const PeerReceiveCounters counters = b.peer_receive_counters();
-  path.posted = counters.posted;
-  path.ghosts_free = counters.consumed;
-  for (int parity = 0; parity < 2; ++parity) path.unpack[parity] = b.unpack_from(b.peer_staging(parity));
-  return path;
+PushedReceive::PushedReceive(const SlotBuild& b) {
+  const PeerReceiveCounters counters = peer_receive_counters(b);
+  posted_ = counters.posted;
+  ghosts_free_ = counters.consumed;
+  for (int parity = 0; parity < 2; ++parity) unpack_[parity] = b.unpack_from(peer_staging(b, parity));
 }
 
 void PushedReceive::hand_over(PlanState&, ReceiveSlot& slot) {
   const std::uint32_t next = next_sequence(slot.sequence);
-  if (free_signalled == next) return;  // said already: no store into the sender's line
-  store(ghosts_free, next);
-  free_signalled = next;
+  if (free_signalled_ == next) return;  // said already: no store into the sender's line
+  store(ghosts_free_, next);
+  free_signalled_ = next;
 }
 
 bool PushedReceive::try_receive(PlanState& p, ReceiveSlot& slot, Receipt) {
   hand_over(p, slot);
-  const std::uint64_t word = load(posted);  // acquire: the values are in
+  const std::uint64_t word = load(posted_);  // acquire: the values are in
   const std::uint32_t sequence = posted_sequence(word), how = posted_extra(word);
   if (sequence == slot.sequence) return false;
   const std::uint32_t expected = next_sequence(slot.sequence);
@@ -141,7 +214,7 @@ bool PushedReceive::try_receive(PlanState& p, ReceiveSlot& slot, Receipt) {
   // Written into the ghost cells: nothing to copy, nothing to acknowledge (the sender copied its own
   // data; the next "free" is the handshake). Staged: copy it out; asking for the next message says
   // the staging half is free again.
-  if (staged) unpack[parity_of(expected)].run();
+  if (staged) unpack_[parity_of(expected)].run();
   slot.sequence = slot.consumed = expected;
   return true;
 }
@@ -149,37 +222,48 @@ bool PushedReceive::try_receive(PlanState& p, ReceiveSlot& slot, Receipt) {
 std::string PushedReceive::describe_wait(const PlanState& p, const ReceiveSlot& slot) const {
   std::ostringstream text;
   text << "message " << next_sequence(slot.sequence) << " on " << p.slot_name(slot.channel, slot.rank) << " of plan "
-       << p.id << " (" << path_name(kind) << "; received so far: " << slot.sequence
-       << ", sender's posted counter: " << posted_sequence(load(posted)) << ", this rank asked for message "
-       << load(ghosts_free)
+       << p.id << " (" << description << "; received so far: " << slot.sequence
+       << ", sender's posted counter: " << posted_sequence(load(posted_)) << ", this rank asked for message "
+       << load(ghosts_free_)
        << "; a sender writes a message when it sends it, or in its next call of ghostwire after it was asked for)";
   return text.str();
 }
 
-void progress_pushes(PlanState& p) {
-  if (p.owed_count.load(std::memory_order_acquire) == 0) return;
-  if (p.owed_lock.exchange(true, std::memory_order_acquire)) return;  // another thread serves them
-  std::size_t kept = 0;
-  for (std::int32_t index : p.pushes_owed) {
-    SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
-    if (!std::get_if<PushedSend>(&slot.path)->try_write(slot)) p.pushes_owed[kept++] = index;
+class PushedType final : public PathType {
+ public:
+  const char* name() const override { return "pushed"; }
+  const char* description() const override { return ::ghostwire::detail::description; }
+  bool between_nodes() const override { return false; }
+  bool needs_receiver_consent() const override { return true; }
+  std::unique_ptr<PathPlanState> prepare(PlanState&, std::size_t, const std::string&) const override {
+    return std::make_unique<PushedPlanState>();
   }
-  p.pushes_owed.resize(kept);
-  p.owed_count.store(kept, std::memory_order_release);
-  unlock_owed(p);
-}
+  // Plans acknowledged by reply run slot by slot with a message posted at every send() and answered
+  // on the same slot; a push would wait for the receiver's next test_recv, a round trip more per
+  // message. Automatically the sender pushes what it would otherwise stage for sparseness: data it
+  // cannot map or sparse data (dense data staged because cores are shared measured no faster
+  // pushed); the receiver takes pushes into dense ghosts in Segments (forced: any in Segments).
+  bool offers(const SlotSide& side, Choice how, const PathPlanState*) const override {
+    if (side.acknowledge_by_reply) return false;
+    if (!side.sending) return side.in_segments && (how == Choice::forced || side.dense);
+    if (how == Choice::forced) return true;
+    return !side.in_segments || (!side.dense && !side.to_self);
+  }
+  SlotMemory memory(const SlotSide& side) const override { return {side.sending ? staging_bytes(side.bytes) : 0, 0}; }
+  void describe_side(const SlotSide& side, WireWriter& out) const override {
+    if (!side.sending) write_locations(out, locations_of(*side.plan, *side.pieces));
+  }
+  std::unique_ptr<SendPath> build_send(const SlotBuild& b) const override { return std::make_unique<PushedSend>(b); }
+  std::unique_ptr<ReceivePath> build_receive(const SlotBuild& b) const override {
+    return std::make_unique<PushedReceive>(b);
+  }
+};
 
-void owe_pushes_to_world(PlanState& p) {
-  for (const SendSlot& slot : p.sends)
-    if (slot.kind() == SlotPath::pushed) {
-      p.w->owed_work.push_back({&serve_pushes, &p});
-      return;
-    }
-}
+}  // namespace
 
-void forget_pushes(PlanState& p) {
-  if (p.w == nullptr) return;
-  std::erase_if(p.w->owed_work, [&](const WorldState::OwedWork& work) { return work.context == &p; });
+const PathType& pushed_path() {
+  static const PushedType type;
+  return type;
 }
 
 }  // namespace ghostwire::detail

@@ -1,62 +1,101 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The staged path (staged.hpp): message k goes to staging half k % 2, so a sender may pack and post
-// message k + 1 before its receiver has taken message k, and the receiver accepts a posted counter
-// one ahead of the message it expects and takes them in order.
-#include "halo/paths/staged.hpp"
-
+// The staged path: between node peers, the sender packs message k into half k % 2 of its staging
+// memory (its end's shared memory) and the receiver copies it out: two copies, but each side
+// touches the other's memory only as dense lines. For private or sparse sender data. Double
+// buffering lets a sender pack and post message k + 1 before its receiver has taken message k; the
+// receiver accepts a posted counter one ahead and takes them in order. docs/plans.md, "Staging is
+// double-buffered".
 #include "halo/commit/slot_build.hpp"
-#include "halo/plan_state.hpp"
+#include "halo/paths/node_peer.hpp"
+#include "halo/paths/staging.hpp"
+#include "runtime/world_state.hpp"
 
 namespace ghostwire::detail {
+namespace {
 
-StagedSend StagedSend::build(const SlotBuild& b) {
-  StagedSend path;
-  path.counters = b.peer_send_counters();
-  for (int parity = 0; parity < 2; ++parity) path.pack_into[parity] = b.pack_into_staging(parity);
-  return path;
-}
+const char* const description = "intra-node, staged (packed by the sender into shared staging: private or sparse data)";
 
-void StagedSend::post(PlanState& p, SendSlot& slot, Post) {
-  pack_into[parity_of(next_sequence(slot.sequence))].run();
-  post_to_peer(p, slot, counters);
-}
-
-bool StagedSend::acknowledged(PlanState& p, SendSlot& slot) { return peer_acknowledged(p, slot, counters); }
-
-bool StagedSend::ready_for_next(PlanState& p, SendSlot& slot) {
-  return peer_acknowledged(p, slot, counters) || peer_acknowledged_previous(p, slot, counters);
-}
-
-std::string StagedSend::describe_wait(const PlanState& p, const SendSlot& slot) const {
-  return describe_peer_send_wait(p, slot, counters, kind);
-}
-
-StagedReceive StagedReceive::build(const SlotBuild& b) {
-  StagedReceive path;
-  path.counters = b.peer_receive_counters();
-  for (int parity = 0; parity < 2; ++parity) {
-    path.staging[parity] = b.peer_staging(parity);
-    path.unpack[parity] = b.unpack_from(path.staging[parity]);
+class StagedSend final : public SendPath {
+ public:
+  explicit StagedSend(const SlotBuild& b) : counters_(peer_send_counters(b)) {
+    for (int parity = 0; parity < 2; ++parity) pack_into_[parity] = pack_into_staging(b, parity);
   }
-  path.last = path.staging[1];  // where message 1 will be
-  return path;
-}
+  void post(PlanState& p, SendSlot& slot, Post) override {
+    pack_into_[parity_of(next_sequence(slot.sequence))].run();
+    post_to_peer(p, slot, counters_);
+  }
+  bool acknowledged(PlanState& p, SendSlot& slot) override { return peer_acknowledged(p, slot, counters_); }
+  // Double-buffered: the half the next message goes to was freed by the message before last.
+  bool ready_for_next(PlanState& p, SendSlot& slot) override {
+    return peer_acknowledged(p, slot, counters_) || peer_acknowledged_previous(p, slot, counters_);
+  }
+  bool exchange_done(PlanState&, SendSlot&) override { return true; }  // packed: nothing of mine is read
+  std::string describe_wait(const PlanState& p, const SendSlot& slot) const override {
+    return describe_peer_send_wait(p, slot, counters_, description);
+  }
 
-bool StagedReceive::try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) {
-  if (!take_posted(p, slot, counters, true)) return false;
-  const int parity = parity_of(slot.sequence);
-  last = staging[parity];
-  if (receipt == Receipt::in_place) {
-    slot.held = true;  // read in the staging half; release() acknowledges
+ private:
+  PeerSendCounters counters_;
+  CopyProgram pack_into_[2];  // message k into staging half k % 2
+};
+
+class StagedReceive final : public ReceivePath {
+ public:
+  explicit StagedReceive(const SlotBuild& b) : counters_(peer_receive_counters(b)) {
+    for (int parity = 0; parity < 2; ++parity) {
+      staging_[parity] = peer_staging(b, parity);
+      unpack_[parity] = b.unpack_from(staging_[parity]);
+    }
+    last_ = staging_[1];  // where message 1 will be
+  }
+  bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) override {
+    if (!take_posted(p, slot, counters_, true)) return false;
+    const int parity = parity_of(slot.sequence);
+    last_ = staging_[parity];
+    if (receipt == Receipt::in_place) {
+      slot.held = true;  // read in the staging half; release() acknowledges
+      return true;
+    }
+    unpack_[parity].run();
+    consume_from_peer(p, slot, counters_, receipt);
     return true;
   }
-  unpack[parity].run();
-  consume_from_peer(p, slot, counters, receipt);
-  return true;
-}
+  const std::byte* view() const override { return last_; }
+  void release_held(PlanState& p, ReceiveSlot& slot) override {
+    consume_from_peer(p, slot, counters_, Receipt::in_place);
+  }
+  void acknowledge(const PlanState& p, const ReceiveSlot& slot) const override { acknowledge_peer(p, slot, counters_); }
+  std::string describe_wait(const PlanState& p, const ReceiveSlot& slot) const override {
+    return describe_peer_receive_wait(p, slot, counters_, description);
+  }
 
-std::string StagedReceive::describe_wait(const PlanState& p, const ReceiveSlot& slot) const {
-  return describe_peer_receive_wait(p, slot, counters, kind);
+ private:
+  PeerReceiveCounters counters_;
+  CopyProgram unpack_[2];  // out of staging half k % 2
+  const std::byte* staging_[2] = {nullptr, nullptr};
+  const std::byte* last_ = nullptr;  // the half the last message received went to
+};
+
+class StagedType final : public PathType {
+ public:
+  const char* name() const override { return "staged"; }
+  const char* description() const override { return ::ghostwire::detail::description; }
+  bool between_nodes() const override { return false; }
+  bool offers(const SlotSide&, Choice, const PathPlanState*) const override { return true; }  // anything
+  SlotMemory memory(const SlotSide& side) const override {
+    return {side.sending ? staging_bytes(side.bytes) : 0, 0};
+  }
+  std::unique_ptr<SendPath> build_send(const SlotBuild& b) const override { return std::make_unique<StagedSend>(b); }
+  std::unique_ptr<ReceivePath> build_receive(const SlotBuild& b) const override {
+    return std::make_unique<StagedReceive>(b);
+  }
+};
+
+}  // namespace
+
+const PathType& staged_path() {
+  static const StagedType type;
+  return type;
 }
 
 }  // namespace ghostwire::detail

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The aggregated path (aggregated.hpp). The hosts' side of the combined messages is in
-// halo/node_pair_hosts.cpp; every step here first lets this rank do its hosts' work.
-#include "halo/paths/aggregated.hpp"
+// The aggregated path: between nodes, a slot's message is one part of its pair of nodes' combined
+// message (node_pairs.hpp). Sending packs it into the pair's buffer in the sending host's memory
+// and counts it; receiving copies it out of the pair's buffer in the receiving host's memory once
+// the host says the message is there, and counts that. The hosts' side of the combined messages is
+// in node_pair_hosts.cpp; every step here first lets this rank do its hosts' work. docs/plans.md,
+// "One message per pair of nodes".
 
 #include <atomic>
 #include <set>
@@ -9,6 +12,7 @@
 
 #include "ghostwire/error.hpp"
 #include "halo/commit/slot_build.hpp"
+#include "halo/paths/aggregated/node_pairs.hpp"
 #include "halo/plan_state.hpp"
 #include "halo/sequence.hpp"
 #include "runtime/wait.hpp"
@@ -16,6 +20,42 @@
 
 namespace ghostwire::detail {
 namespace {
+
+const char* const description = "inter-node, aggregated (a part of one message per pair of nodes)";
+
+class AggregatedSend final : public SendPath {
+ public:
+  explicit AggregatedSend(const SlotBuild& b);
+  void post(PlanState& p, SendSlot& slot, Post how) override;
+  // The combined message with my part has left (its send is complete at the host).
+  bool acknowledged(PlanState& p, SendSlot& slot) override;
+  // The half the next message goes to is free: the message before last has left from it.
+  bool ready_for_next(PlanState& p, SendSlot& slot) override;
+  // Packed: nothing of mine is read; the host also waits for the combined message to leave.
+  bool exchange_done(PlanState& p, SendSlot& slot) override;
+  std::string describe_wait(const PlanState& p, const SendSlot& slot) const override;
+  std::string not_acknowledged_hint(const SendSlot& slot) const override;
+
+ private:
+  std::size_t pair = 0;              // in the plan's NodePairs
+  PairCounters* counters = nullptr;  // the pair's, in the sending host's memory
+  CopyProgram pack_into[2];          // into my part of half k % 2
+  bool host = false;                 // this rank sends the pair's message
+};
+
+class AggregatedReceive final : public ReceivePath {
+ public:
+  explicit AggregatedReceive(const SlotBuild& b);
+  void hand_over(PlanState& p, ReceiveSlot& slot) override;
+  bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) override;
+  std::string describe_wait(const PlanState& p, const ReceiveSlot& slot) const override;
+
+ private:
+  std::size_t pair = 0;
+  PairCounters* counters = nullptr;  // the pair's, in the receiving host's memory
+  CopyProgram unpack[2];             // out of my part of half k % 2
+  bool host = false;                 // this rank receives the pair's message
+};
 
 void count_one(PairLine& line) {
   std::atomic_ref<std::uint32_t>(line.value).fetch_add(1, std::memory_order_acq_rel);
@@ -26,12 +66,12 @@ const NodePair& pair_of(const SlotBuild& b, bool outgoing, std::size_t& index, s
   const PlanState& p = b.plan;
   const int other_node = p.w->node_of_rank[static_cast<std::size_t>(b.rank)];
   const std::size_t channel = b.slot % p.channels;
-  const std::int32_t found = p.pairs->find(outgoing, other_node, channel);
+  const std::int32_t found = pairs_of(p)->find(outgoing, other_node, channel);
   if (found < 0)
     raise(Errc::internal, "plan " + std::to_string(p.id) + ": no combined message with node " +
                               std::to_string(other_node) + " on channel " + std::to_string(channel));
   index = static_cast<std::size_t>(found);
-  const NodePair& pair = p.pairs->pairs[index];
+  const NodePair& pair = pairs_of(p)->pairs[index];
   const PairPart& part = outgoing ? pair.part(p.w->rank, b.rank) : pair.part(b.rank, p.w->rank);
   if (part.bytes != b.bytes)
     raise(Errc::internal, "plan " + std::to_string(p.id) + ": the part of " + p.slot_name(channel, b.rank) +
@@ -61,17 +101,14 @@ std::string pair_text(const PlanState& p, const NodePair& pair) {
          " once all are packed and received by rank " + std::to_string(pair.receiving_host);
 }
 
-}  // namespace
-
-AggregatedSend AggregatedSend::build(const SlotBuild& b) {
+AggregatedSend::AggregatedSend(const SlotBuild& b) {
   PlanState& p = b.plan;
-  AggregatedSend path;
+  AggregatedSend& path = *this;
   std::size_t offset = 0;
-  const NodePair& pair = pair_of(b, true, path.pair, offset);
-  path.counters = &pair_counters(p, pair);
-  path.host = pair.sending_host == p.w->rank;
-  for (int parity = 0; parity < 2; ++parity) path.pack_into[parity] = b.pack_into(pair_half(p, pair, parity) + offset);
-  return path;
+  const NodePair& mine = pair_of(b, true, path.pair, offset);
+  path.counters = &pair_counters(p, mine);
+  path.host = mine.sending_host == p.w->rank;
+  for (int parity = 0; parity < 2; ++parity) path.pack_into[parity] = b.pack_into(pair_half(p, mine, parity) + offset);
 }
 
 void AggregatedSend::post(PlanState& p, SendSlot& slot, Post) {
@@ -110,10 +147,10 @@ bool AggregatedSend::ready_for_next(PlanState& p, SendSlot& slot) {
 bool AggregatedSend::exchange_done(PlanState& p, SendSlot& slot) { return !host || acknowledged(p, slot); }
 
 std::string AggregatedSend::describe_wait(const PlanState& p, const SendSlot& slot) const {
-  const NodePair& np = p.pairs->pairs[pair];
+  const NodePair& np = pairs_of(p)->pairs[pair];
   const int parity = parity_of(slot.sequence);
   return "message " + std::to_string(slot.sequence) + " on " + p.slot_name(slot.channel, slot.rank) + " of plan " +
-         std::to_string(p.id) + " (" + path_name(kind) + "; a part of " + pair_text(p, np) + "; parts packed into half " +
+         std::to_string(p.id) + " (" + description + "; a part of " + pair_text(p, np) + "; parts packed into half " +
          std::to_string(parity) + ": " + std::to_string(load(&counters->filled[parity].value)) + " of " +
          std::to_string(np.parts.size()) + ", last message sent from it: " +
          std::to_string(load(&counters->completed[parity].value)) +
@@ -125,15 +162,14 @@ std::string AggregatedSend::not_acknowledged_hint(const SendSlot&) const {
          "sending again";
 }
 
-AggregatedReceive AggregatedReceive::build(const SlotBuild& b) {
+AggregatedReceive::AggregatedReceive(const SlotBuild& b) {
   PlanState& p = b.plan;
-  AggregatedReceive path;
+  AggregatedReceive& path = *this;
   std::size_t offset = 0;
-  const NodePair& pair = pair_of(b, false, path.pair, offset);
-  path.counters = &pair_counters(p, pair);
-  path.host = pair.receiving_host == p.w->rank;
-  for (int parity = 0; parity < 2; ++parity) path.unpack[parity] = b.unpack_from(pair_half(p, pair, parity) + offset);
-  return path;
+  const NodePair& mine = pair_of(b, false, path.pair, offset);
+  path.counters = &pair_counters(p, mine);
+  path.host = mine.receiving_host == p.w->rank;
+  for (int parity = 0; parity < 2; ++parity) path.unpack[parity] = b.unpack_from(pair_half(p, mine, parity) + offset);
 }
 
 void AggregatedReceive::hand_over(PlanState& p, ReceiveSlot&) {
@@ -160,14 +196,42 @@ bool AggregatedReceive::try_receive(PlanState& p, ReceiveSlot& slot, Receipt) {
 }
 
 std::string AggregatedReceive::describe_wait(const PlanState& p, const ReceiveSlot& slot) const {
-  const NodePair& np = p.pairs->pairs[pair];
+  const NodePair& np = pairs_of(p)->pairs[pair];
   const std::uint32_t expected = next_sequence(slot.sequence);
   const int parity = parity_of(expected);
   return "message " + std::to_string(expected) + " on " + p.slot_name(slot.channel, slot.rank) + " of plan " +
-         std::to_string(p.id) + " (" + path_name(kind) + "; a part of " + pair_text(p, np) + "; half " +
+         std::to_string(p.id) + " (" + description + "; a part of " + pair_text(p, np) + "; half " +
          std::to_string(parity) + " holds message " + std::to_string(load(&counters->arrived[parity].value)) +
          ", parts of it taken: " + std::to_string(load(&counters->consumed[parity].value)) +
          "; the receiving rank takes it while it is in a ghostwire call)";
+}
+
+// Its slots' messages travel in the pairs' messages, so its plan state decides, the same on every
+// rank, and it counts those messages itself.
+class AggregatedType final : public PathType {
+ public:
+  const char* name() const override { return "aggregated"; }
+  const char* description() const override { return ::ghostwire::detail::description; }
+  bool between_nodes() const override { return true; }
+  bool receiver_prepares() const override { return true; }
+  bool counts_own_traffic() const override { return true; }
+  std::unique_ptr<PathPlanState> prepare(PlanState& p, std::size_t largest, const std::string& context) const override {
+    return choose_aggregation(p, largest, context);
+  }
+  bool offers(const SlotSide&, Choice, const PathPlanState* state) const override {
+    return static_cast<const NodePairs*>(state)->combined;
+  }
+  std::unique_ptr<SendPath> build_send(const SlotBuild& b) const override { return std::make_unique<AggregatedSend>(b); }
+  std::unique_ptr<ReceivePath> build_receive(const SlotBuild& b) const override {
+    return std::make_unique<AggregatedReceive>(b);
+  }
+};
+
+}  // namespace
+
+const PathType& aggregated_path() {
+  static const AggregatedType type;
+  return type;
 }
 
 }  // namespace ghostwire::detail

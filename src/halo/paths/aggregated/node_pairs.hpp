@@ -18,7 +18,11 @@
 #include <limits>
 #include <string>
 #include <unordered_map>
+#include <memory>
 #include <vector>
+
+#include "ghostwire/segment.hpp"
+#include "halo/path.hpp"
 
 namespace ghostwire::detail {
 
@@ -70,10 +74,15 @@ struct HostedPair {
   std::uint32_t last = 0;  // sending: the last message started; receiving: the last received
 };
 
-struct NodePairs {
+// The aggregated path's plan-wide state: whether the plan combines its messages between nodes and
+// why (for describe()), and if so the pairs, in a Segment of their own.
+struct NodePairs final : PathPlanState {
+  bool combined = false;
+  std::string reason;
+  std::unique_ptr<Segment> segment;  // each host's pairs, one after the other
   std::vector<NodePair> pairs;  // this node's, outgoing and incoming, in one order on every node rank
   std::unordered_map<std::uint64_t, std::int32_t> by_key;  // (direction, other node, channel) -> pair
-  std::size_t hosted_bytes = 0;  // the front of my plan segment part they take
+  std::size_t hosted_bytes = 0;  // my part of `segment`
   MPI_Comm comm = MPI_COMM_NULL;  // the combined messages' own (tag: 2 x channel + parity)
   std::vector<HostedPair> hosted;
   std::vector<std::int32_t> hosted_of;  // by pair: its index in `hosted`, -1 if another rank hosts it
@@ -85,15 +94,23 @@ struct NodePairs {
 
   // The pair (direction, other node, channel), or -1.
   std::int32_t find(bool outgoing, int other_node, std::size_t channel) const;
+
+  void after_build(PlanState& p) override;
+  void drain(PlanState& p) override;
+  void describe(const PlanState& p, std::ostream& text) const override;
+  void add_traffic(const PlanState& p, PlanTraffic& traffic) const override;
 };
 
-// Commit, after the inter-node path is chosen and before message memory is laid out: whether the
-// plan combines its inter-node messages (collective; p.pairs set if so, p.aggregation_reason either
-// way) and, if so, every pair of this node with its parts, hosts and place in the hosts' segments.
-void choose_aggregation(PlanState& p, const std::string& context);
-// Commit, after the slots are built: this rank's hosted pairs get their requests, its counters
-// their zeros; every wait of the process serves them from then on.
-void start_node_pairs(PlanState& p);
+// The plan's combined messages, or null when it does not combine.
+NodePairs* pairs_of(PlanState& p);
+const NodePairs* pairs_of(const PlanState& p);
+
+// Commit, first: whether the plan combines its inter-node messages (collective; the same on every
+// rank, with the reason) and, if so, every pair of this node with its parts, hosts and place in the
+// hosts' segments. After the slots are built (NodePairs::after_build), this rank's hosted pairs get
+// their requests, its counters their zeros; every wait of the process serves them from then on.
+std::unique_ptr<NodePairs> choose_aggregation(PlanState& p, std::size_t largest_slot_count,
+                                              const std::string& context);
 // The hosts' work, all of it or some: send the messages whose parts are all packed, note completed
 // sends, post receives again into halves every part has copied out of, take arrived messages.
 // Any thread; one at a time.
@@ -111,8 +128,6 @@ enum PairWork : unsigned {
 // (nothing if another rank hosts it).
 void progress_node_pairs(PlanState& p, unsigned work = pair_all, std::size_t limit = SIZE_MAX);
 void progress_node_pair(PlanState& p, std::size_t pair, unsigned work);
-// Collective, as the plan goes: every hosted send delivered, then the requests freed.
-void drain_node_pairs(PlanState& p);
 
 PairCounters& pair_counters(PlanState& p, const NodePair& pair);
 std::byte* pair_half(PlanState& p, const NodePair& pair, int parity);

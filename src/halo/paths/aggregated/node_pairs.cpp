@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Commit's part of one message per pair of nodes (node_pairs.hpp): the choice, the pairs with
 // their parts, hosts and memory, and the hosts' requests.
-#include "halo/node_pairs.hpp"
+#include "halo/paths/aggregated/node_pairs.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -9,10 +9,13 @@
 #include <map>
 #include <tuple>
 
+#include <ostream>
+
 #include "halo/collective.hpp"
+#include "halo/commit/slot_parts.hpp"
 #include "halo/commit/slot_pieces.hpp"
-#include "halo/path_choice.hpp"
-#include "halo/paths/two_sided.hpp"
+#include "halo/mpi_messages.hpp"
+#include "halo/path_registry.hpp"
 #include "halo/plan_state.hpp"
 #include "runtime/mpi_check.hpp"
 #include "runtime/segment_state.hpp"
@@ -180,9 +183,9 @@ std::string agree_on_mode(PlanState& p, const std::string& context) {
 }
 
 // Why the plan does not combine, or "" if it does.
-std::string reason_against(const PlanState& p, const std::vector<std::uint64_t>& f) {
+std::string reason_against(const PlanState& p, const std::vector<std::uint64_t>& f, const InterNodeTransport& transport) {
   if (!f[any_inter]) return "no message travels between nodes";
-  if (p.inter_node_path != SlotPath::two_sided) return "it needs the two-sided transport, and messages travel by " + p.inter_node_reason;
+  if (!transport.messages) return "it needs the two-sided transport, and messages travel by " + transport.reason;
   if (f[partitioned]) return "partitioned messages travel as partitions";
   if (f[by_reply]) return "acknowledge_by_reply() plans run slot by slot";
   if (f[short_of_requests]) return "its hosts would need more persistent requests than the process's budget leaves";
@@ -215,33 +218,43 @@ std::int32_t NodePairs::find(bool outgoing, int other_node, std::size_t channel)
   return found == by_key.end() ? -1 : found->second;
 }
 
+const PathType& aggregated_path();
+
+NodePairs* pairs_of(PlanState& p) {
+  auto* state = static_cast<NodePairs*>(p.path_states[path_index(aggregated_path())].get());
+  return state && state->combined ? state : nullptr;
+}
+const NodePairs* pairs_of(const PlanState& p) { return pairs_of(const_cast<PlanState&>(p)); }
+
 PairCounters& pair_counters(PlanState& p, const NodePair& pair) {
-  return *reinterpret_cast<PairCounters*>(p.segment->peer_data(pair.my_host()) + pair.host_offset);
+  return *reinterpret_cast<PairCounters*>(pairs_of(p)->segment->peer_data(pair.my_host()) + pair.host_offset);
 }
 
 std::byte* pair_half(PlanState& p, const NodePair& pair, int parity) {
-  return p.segment->peer_data(pair.my_host()) + pair.host_offset + sizeof(PairCounters) +
+  return pairs_of(p)->segment->peer_data(pair.my_host()) + pair.host_offset + sizeof(PairCounters) +
          static_cast<std::size_t>(parity) * pair.half_bytes;
 }
 
-void choose_aggregation(PlanState& p, const std::string& context) {
+std::unique_ptr<NodePairs> choose_aggregation(PlanState& p, std::size_t largest_slot_count,
+                                              const std::string& context) {
+  auto node_pairs = std::make_unique<NodePairs>();
   if (const std::string against = agree_on_mode(p, context); !against.empty()) {
-    p.aggregation_reason = "each its own message (" + mode_source(p) + "): " + against;
-    return;
+    node_pairs->reason = "each its own message (" + mode_source(p) + "): " + against;
+    return node_pairs;
   }
   std::vector<NodePair> pairs = make_pairs(p, node_records(p, context));
-  // Two persistent requests per pair this rank hosts, from the budget the two-sided path uses.
+  // Two persistent requests per pair this rank hosts, from the budget the message paths share.
   std::size_t requests = 0;
   for (const NodePair& pair : pairs) requests += pair.my_host() == p.w->rank ? 2 : 0;
   const bool reserved = requests == 0 || reserve_persistent_requests(requests);
   const std::vector<std::uint64_t> f = reduce_facts(p, pairs, !reserved, context);
-  const std::string against = reason_against(p, f);
+  const std::string against = reason_against(p, f, inter_node_transport(p, largest_slot_count));
   if (!against.empty()) {
     if (reserved) return_persistent_requests(requests);
-    p.aggregation_reason = "each its own message (" + mode_source(p) + "): " + against;
-    return;
+    node_pairs->reason = "each its own message (" + mode_source(p) + "): " + against;
+    return node_pairs;
   }
-  auto node_pairs = std::make_unique<NodePairs>();
+  node_pairs->combined = true;
   node_pairs->pairs = std::move(pairs);
   node_pairs->reserved_requests = requests;
   for (std::size_t i = 0; i < node_pairs->pairs.size(); ++i) {
@@ -249,19 +262,32 @@ void choose_aggregation(PlanState& p, const std::string& context) {
     node_pairs->by_key[pair_key(pair.outgoing, pair.other_node, pair.channel)] = static_cast<std::int32_t>(i);
   }
   node_pairs->hosted_bytes = place_in_hosts(node_pairs->pairs, p.w->rank);
+  node_pairs->segment = std::make_unique<Segment>(*p.world, std::max<std::size_t>(node_pairs->hosted_bytes, line), 0);
   for (const NodePair& pair : node_pairs->pairs)
     if (pair.outgoing && pair.sending_host == p.w->rank) {
       ++node_pairs->hosted_messages;
       for (const PairPart& part : pair.parts) node_pairs->hosted_message_bytes += part.bytes;
     }
   check_mpi(MPI_Comm_dup(p.comm, &node_pairs->comm), "MPI_Comm_dup");
-  p.pairs = std::move(node_pairs);
-  p.inter_node_path = SlotPath::aggregated;
-  p.aggregation_reason = "one message per pair of nodes and channel (" + mode_source(p) +
-                         (p.aggregation == Aggregation::node
-                              ? ")"
-                              : ": a pair of nodes carries " + std::to_string(f[most_parts]) +
-                                    " messages, none above " + std::to_string(aggregate_automatic_bytes) + " bytes)");
+  node_pairs->reason = "one message per pair of nodes and channel (" + mode_source(p) +
+                       (p.aggregation == Aggregation::node
+                            ? ")"
+                            : ": a pair of nodes carries " + std::to_string(f[most_parts]) +
+                                  " messages, none above " + std::to_string(aggregate_automatic_bytes) + " bytes)");
+  return node_pairs;
+}
+
+void NodePairs::describe(const PlanState& p, std::ostream& text) const {
+  const bool between = std::any_of(p.sends.begin(), p.sends.end(), [](const SendSlot& s) { return s.type->between_nodes(); }) ||
+                       std::any_of(p.receives.begin(), p.receives.end(),
+                                   [](const ReceiveSlot& s) { return s.type->between_nodes(); });
+  if (between) text << "  messages between nodes: " << reason << "\n";
+}
+
+// A combined message counts once, for the rank that sends it.
+void NodePairs::add_traffic(const PlanState&, PlanTraffic& traffic) const {
+  traffic.inter_node_messages += hosted_messages;
+  traffic.inter_node_bytes += hosted_message_bytes;
 }
 
 namespace {
@@ -271,7 +297,7 @@ namespace {
 void serve_node_pairs(void* plan) { progress_node_pairs(*static_cast<PlanState*>(plan), pair_all, 64); }
 
 void start_hosted(PlanState& p, HostedPair& hosted) {
-  NodePairs& np = *p.pairs;
+  NodePairs& np = *pairs_of(p);
   const NodePair& pair = np.pairs[hosted.pair];
   std::memset(static_cast<void*>(&pair_counters(p, pair)), 0, sizeof(PairCounters));
   const int count = static_cast<int>(pair.bytes + sizeof(MessageTrailer));
@@ -293,16 +319,16 @@ void start_hosted(PlanState& p, HostedPair& hosted) {
 
 }  // namespace
 
-void start_node_pairs(PlanState& p) {
-  if (!p.pairs) return;
-  NodePairs& np = *p.pairs;
+void NodePairs::after_build(PlanState& p) {
+  if (!combined) return;
+  NodePairs& np = *this;
   np.hosted_of.assign(np.pairs.size(), -1);
   for (std::size_t i = 0; i < np.pairs.size(); ++i)
     if (np.pairs[i].my_host() == p.w->rank) {
       np.hosted_of[i] = static_cast<std::int32_t>(np.hosted.size());
       np.hosted.push_back(HostedPair{i});
     }
-  for (HostedPair& hosted : np.hosted) start_hosted(p, hosted);
+  for (HostedPair& one : np.hosted) start_hosted(p, one);
   if (!np.hosted.empty()) p.w->owed_work.push_back({&serve_node_pairs, &p});
 }
 

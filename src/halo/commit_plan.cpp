@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Plan::commit as named phases (docs/plans.md, "How a plan works inside"): check the neighbour
-// lists, make partitions slots, choose the inter-node path, check message sizes, lay out message
-// memory, exchange descriptors, check agreement, build each slot's path, order the slots, choose the
-// wait policy.
+// Plan::commit as named phases (docs/internals/paths.md, "The life of a slot"): check the
+// neighbour lists, make partitions slots, prepare every path's plan-wide state, choose each slot
+// side's candidate paths, lay out message memory, exchange descriptors, check agreement, build each
+// slot's agreed path, order the slots, choose the wait policy.
 // Every check ends in a collective verdict, so all ranks throw together and nobody hangs.
 #include <algorithm>
-#include <climits>
 
 #include "ghostwire/error.hpp"
 #include "halo/collective.hpp"
@@ -13,11 +12,12 @@
 #include "halo/commit/message_memory.hpp"
 #include "halo/commit/slot_build.hpp"
 #include "halo/commit/slot_pieces.hpp"
+#include "halo/commit/slot_choice.hpp"
 #include "halo/combined_partitions.hpp"
-#include "halo/node_pairs.hpp"
+#include "halo/mpi_messages.hpp"
 #include "halo/partitions.hpp"
-#include "halo/path_choice.hpp"
 #include "halo/path_dispatch.hpp"
+#include "halo/path_registry.hpp"
 #include "halo/slot_use.hpp"
 #include "runtime/mpi_check.hpp"
 #include "runtime/world_state.hpp"
@@ -62,24 +62,27 @@ std::size_t largest_slot_count(PlanState& p, const std::string& context) {
   return slots;
 }
 
-// One MPI message carries at most INT_MAX bytes (its count is an int): a two-sided slot's message
-// and its trailer must fit. Node peers and notified writes have no such limit.
-void check_message_sizes(PlanState& p, const std::string& context) {
+// Every registered path's plan-wide state, in registry order on every rank (their prepare steps
+// may be collective).
+void prepare_paths(PlanState& p, std::size_t largest, const std::string& context) {
+  p.transport_reason = inter_node_transport(p, largest).reason;
+  p.path_states.clear();
+  for (const PathType* type : registered_paths()) p.path_states.push_back(type->prepare(p, largest, context));
+}
+
+// Each slot side's candidates; a GHOSTWIRE_INTRA_PATH no path has, or a refusal, ends the commit on
+// every rank.
+void choose(PlanState& p, SlotChoices& choices, const std::string& context) {
   std::vector<std::string> problems;
-  auto check = [&](const std::vector<PieceSpec>& pieces, std::size_t s, const char* direction) {
-    if (pieces.empty() || send_path(p, s) != SlotPath::two_sided) return;
-    const std::size_t bytes = message_bytes(p, pieces);
-    if (bytes > static_cast<std::size_t>(INT_MAX) - sizeof(MessageTrailer))
-      problems.push_back(std::string(direction) + " " + p.slot_name(s % p.channels, p.neighbours[s / p.channels]) +
-                         ": a message of " + std::to_string(bytes) +
-                         " bytes between nodes exceeds the INT_MAX bytes one MPI message carries (with its " +
-                         std::to_string(sizeof(MessageTrailer)) + "-byte trailer); split it over several channels");
-  };
-  for (std::size_t s = 0; s < p.send_pieces.size(); ++s) {
-    check(p.send_pieces[s], s, "send on");
-    check(p.receive_pieces[s], s, "receive on");
+  Errc code = Errc::invalid_argument;
+  try {
+    choose_sides(p, choices);
+    problems = refusals(p, choices);
+  } catch (const Error& error) {
+    problems.push_back(error.what());
+    code = error.code();
   }
-  throw_if_any(*p.w, p.comm, problems, Errc::invalid_argument, context);
+  throw_if_any(*p.w, p.comm, problems, code, context);
 }
 
 // Slot lists in the order start() and finish() take them: the slots `goes_last` picks after the
@@ -141,20 +144,20 @@ void commit_plan(PlanState& p) {
   check_neighbour_lists(p, context);
   expand_partitions(p, context);
   const std::size_t largest = largest_slot_count(p, context);
-  choose_inter_node_path(p, largest);
-  choose_aggregation(p, context);
-  check_message_sizes(p, context);
-  const MessageMemory memory = lay_out_message_memory(p, 3 * largest);  // notified writes' ids
-  const std::vector<NeighbourDescriptor> peers = exchange_descriptors(p, memory, context);
-  throw_if_any(w, p.comm, check_agreement(p, peers), Errc::mismatch, context);
-  build_slots(p, memory, peers);
-  start_node_pairs(p);
+  prepare_paths(p, largest, context);
+  SlotChoices choices;
+  choose(p, choices, context);
+  const MessageMemory memory = lay_out_message_memory(p, choices, largest);
+  const std::vector<NeighbourDescriptor> peers = exchange_descriptors(p, memory, choices, context);
+  throw_if_any(w, p.comm, check_agreement(p, choices, peers), Errc::mismatch, context);
+  build_slots(p, memory, choices, peers);
   make_combined_partitions(p);
   order_slots(p);
   make_slot_uses(p);
   choose_wait_policy(p);
+  for (const auto& state : p.path_states)
+    if (state && state->has_progress()) p.progressing.push_back(state.get());
   p.committed = true;
-  owe_pushes_to_world(p);
   // Peers must not post into counters this rank has not finished setting up.
   MPI_Request barrier;
   check_mpi(MPI_Ibarrier(p.comm, &barrier), "MPI_Ibarrier");

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "ghostwire/error.hpp"
-#include "halo/node_pairs.hpp"
-#include "halo/paths/two_sided.hpp"
+#include "halo/mpi_messages.hpp"
+#include "halo/paths/aggregated/node_pairs.hpp"
 #include "halo/plan_state.hpp"
 #include "halo/sequence.hpp"
 #include "runtime/mpi_check.hpp"
@@ -24,7 +24,7 @@ namespace {
 
 // The next message, once all its parts are packed and its half is free; in order.
 bool start_send(PlanState& p, HostedPair& hosted, PairCounters& counters) {
-  const NodePair& pair = p.pairs->pairs[hosted.pair];
+  const NodePair& pair = pairs_of(p)->pairs[hosted.pair];
   const std::uint32_t next = next_sequence(hosted.last);
   const int parity = parity_of(next);
   if (load(&counters.filled[parity].value) != pair.parts.size()) return false;
@@ -67,7 +67,7 @@ void repost_receives(HostedPair& hosted, PairCounters& counters, std::size_t par
 
 // The next message, if it has arrived: published to the parts' ranks. In order.
 bool take_arrival(PlanState& p, HostedPair& hosted, PairCounters& counters) {
-  const NodePair& pair = p.pairs->pairs[hosted.pair];
+  const NodePair& pair = pairs_of(p)->pairs[hosted.pair];
   const std::uint32_t expected = next_sequence(hosted.last);
   const int parity = parity_of(expected);
   if (!hosted.active[parity] || !request_complete(hosted.request[parity])) return false;
@@ -85,7 +85,7 @@ bool take_arrival(PlanState& p, HostedPair& hosted, PairCounters& counters) {
 }
 
 void serve(PlanState& p, HostedPair& hosted, unsigned work) {
-  const NodePair& pair = p.pairs->pairs[hosted.pair];
+  const NodePair& pair = pairs_of(p)->pairs[hosted.pair];
   PairCounters& counters = pair_counters(p, pair);
   if (pair.outgoing) {
     if (work & pair_sends)
@@ -103,8 +103,9 @@ void serve(PlanState& p, HostedPair& hosted, unsigned work) {
 // where it may enter MPI (the one that may serves them).
 template <class Serve>
 void with_hosts(PlanState& p, Serve&& serve_some) {
-  if (!p.pairs || p.pairs->hosted.empty()) return;
-  NodePairs& np = *p.pairs;
+  NodePairs* pairs = pairs_of(p);
+  if (!pairs || pairs->hosted.empty()) return;
+  NodePairs& np = *pairs;
   if (np.busy.exchange(true, std::memory_order_acquire)) return;  // another thread serves them
   struct Unlock {
     std::atomic<bool>& busy;
@@ -126,21 +127,22 @@ void progress_node_pairs(PlanState& p, unsigned work, std::size_t limit) {
 }
 
 void progress_node_pair(PlanState& p, std::size_t pair, unsigned work) {
-  if (!p.pairs || p.pairs->hosted_of[pair] < 0) return;
+  if (!pairs_of(p) || pairs_of(p)->hosted_of[pair] < 0) return;
   with_hosts(p, [&](NodePairs& np) { serve(p, np.hosted[static_cast<std::size_t>(np.hosted_of[pair])], work); });
 }
 
-void drain_node_pairs(PlanState& p) {
-  if (!p.pairs) return;
-  NodePairs& np = *p.pairs;
-  for (HostedPair& hosted : np.hosted) {
-    if (!np.pairs[hosted.pair].outgoing) continue;
+// Collective, as the plan goes: every hosted send delivered, then the requests freed.
+void NodePairs::drain(PlanState& p) {
+  if (!combined) return;
+  NodePairs& np = *this;
+  for (HostedPair& one : np.hosted) {
+    if (!np.pairs[one.pair].outgoing) continue;
     for (int parity = 0; parity < 2; ++parity)
       wait_until(
           *p.w,
           [&] {
             drop_unreceived_messages(np.comm);
-            return !hosted.active[parity] || request_complete(hosted.request[parity]);
+            return !one.active[parity] || request_complete(one.request[parity]);
           },
           [&] { return "the delivery of a combined message of plan " + std::to_string(p.id) + " while destroying it"; });
   }
@@ -149,14 +151,14 @@ void drain_node_pairs(PlanState& p) {
   wait_until(
       *p.w, [&] { drop_unreceived_messages(np.comm); return request_complete(barrier); },
       [&] { return "all ranks to destroy plan " + std::to_string(p.id) + " (combined messages)"; });
-  for (HostedPair& hosted : np.hosted)
+  for (HostedPair& one : np.hosted)
     for (int parity = 0; parity < 2; ++parity) {
-      if (hosted.request[parity] == MPI_REQUEST_NULL) continue;
-      if (!np.pairs[hosted.pair].outgoing && hosted.active[parity]) {
-        MPI_Cancel(&hosted.request[parity]);
-        MPI_Wait(&hosted.request[parity], MPI_STATUS_IGNORE);
+      if (one.request[parity] == MPI_REQUEST_NULL) continue;
+      if (!np.pairs[one.pair].outgoing && one.active[parity]) {
+        MPI_Cancel(&one.request[parity]);
+        MPI_Wait(&one.request[parity], MPI_STATUS_IGNORE);
       }
-      MPI_Request_free(&hosted.request[parity]);
+      MPI_Request_free(&one.request[parity]);
     }
   MPI_Comm_free(&np.comm);
   return_persistent_requests(np.reserved_requests);

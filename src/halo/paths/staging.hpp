@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Staging halves, as paths between node peers that pack on the sender use them (staged, pushed):
+// two halves of a message each, rounded to cache lines, in the sender's end's shared memory.
+#pragma once
+
+#include <cstddef>
+
+#include "halo/commit/slot_build.hpp"
+#include "runtime/world_state.hpp"
+
+namespace ghostwire::detail {
+
+inline std::size_t staging_half_bytes(std::size_t message_bytes) { return (message_bytes + 63) / 64 * 64; }
+inline std::size_t staging_bytes(std::size_t message_bytes) { return 2 * staging_half_bytes(message_bytes); }
+
+// Sending: into my half `parity`, with streaming stores when a peer's core reads it next (not when
+// I read it back myself).
+inline CopyProgram pack_into_staging(const SlotBuild& b, int parity) {
+  std::byte* half = b.my_shared_memory() + static_cast<std::size_t>(parity) * staging_half_bytes(b.bytes);
+  return b.pack_into(half, b.rank != b.plan.w->rank);
+}
+// Receiving from a node peer that stages: its half `parity`.
+inline const std::byte* peer_staging(const SlotBuild& b, int parity) {
+  return b.peer_shared_memory() + static_cast<std::size_t>(parity) * staging_half_bytes(b.bytes);
+}
+
+}  // namespace ghostwire::detail
