@@ -4,9 +4,9 @@
 // MPI message per exchange. Its parts are ordered by (source rank, destination rank) and laid out
 // the same way on both nodes, from node-wide gathers of every rank's inter-node slots. One rank of
 // A that has a part in it (the pair's sending host) sends it from half k % 2 of a double buffer in
-// its plan segment, into which every part's rank packs; one rank of B that has a part (the
-// receiving host) keeps a receive posted into its own double buffer, from which every part's rank
-// copies its part out. The counters of a pair's message sit on their own cache lines before its
+// its part of the pairs' Segment, into which every part's rank packs; one rank of B that has a part
+// (the receiving host) keeps a receive posted into its own double buffer, from which every part's
+// rank copies its part out. The counters of a pair's message sit on their own cache lines before its
 // buffer; each is written by one side only (the host, or the parts' ranks adding one each).
 #pragma once
 
@@ -39,7 +39,7 @@ struct PairPart {
   std::size_t bytes = 0, offset = 0;  // within the combined message
 };
 
-// In the host's plan segment, each on a line of its own.
+// In the host's part of the pairs' Segment, each on a line of its own.
 struct alignas(64) PairLine {
   std::uint32_t value = 0;
 };
@@ -57,7 +57,7 @@ struct NodePair {
   std::vector<PairPart> parts;  // by (source, destination)
   std::size_t bytes = 0;        // of the combined message's data (the trailer follows)
   int sending_host = -1, receiving_host = -1;  // world ranks, one on each node
-  std::size_t host_offset = 0;  // of its counters in my node's host's plan segment (its buffer follows)
+  std::size_t host_offset = 0;  // of its counters in its host's part of the pairs' Segment (its buffer follows)
   std::size_t half_bytes = 0;   // data and trailer, rounded to lines
 
   int my_host() const { return outgoing ? sending_host : receiving_host; }
