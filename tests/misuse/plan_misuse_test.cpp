@@ -45,6 +45,18 @@ TEST(MisuseCatalogue, PlanAndLayout) {
     plan.commit();
   };
 
+  // GHOSTWIRE_INTRA_PATH naming no registered path: refused by the commit, on every rank.
+  const auto unknown_path = [&] {
+    Settings settings = world.settings();
+    settings.intra_path = IntraPath::named;
+    settings.intra_path_name = "sideways";
+    World named(world.comm(), settings);
+    Plan plan(named, {me}, 1);
+    const Region region = plan.add_memory(private_memory.data(), 64, sizeof(double));
+    plan.add_send(0, me, region, Layout::contiguous(0, 4)).add_receive(0, me, region, Layout::contiguous(4, 4));
+    plan.commit();
+  };
+
   const std::size_t extents2[] = {4, 4};
   const std::ptrdiff_t strides1[] = {1};
   misuse::check_table("MisuseCatalogue.PlanAndLayout", {
@@ -80,6 +92,8 @@ TEST(MisuseCatalogue, PlanAndLayout) {
       {"Plan::commit", "twice", Errc::state, "already committed", [&] { committed.commit(); }},
       {"Plan::commit", "receive element size differs from the send's", Errc::mismatch, "",
        element_size_mismatch},
+      {"Plan::commit", "GHOSTWIRE_INTRA_PATH names no path", Errc::invalid_argument, "names no message path",
+       unknown_path},
       {"Plan::send", "before commit", Errc::state, "not committed", [&] { open_plan.send(0, me); }},
       {"Plan::exchange", "before commit", Errc::state, "not committed", [&] { open_plan.exchange(); }},
       {"Plan::send", "channel = channels", Errc::out_of_range, "channel 2", [&] { committed.send(2, me); }},
