@@ -41,6 +41,7 @@ NeighbourDescriptor sample() {
   send.parts[1].candidates = {0, 2};
   send.parts[1].segment_offset = 4096;
   send.parts[1].sections.push_back({0, 3, {std::byte{7}, std::byte{8}, std::byte{9}}});  // not a multiple of 8
+  send.parts[1].sections.push_back({2, 1, {}});                                          // no bytes at all
   d.channels[0].send = send;
   ReceiveDescriptor receive;
   receive.signature.parts = {{8, 16}};
@@ -107,6 +108,8 @@ TEST(Descriptor, RoundTripKeepsEveryField) {
   EXPECT_EQ(send.parts[1].section(0)->version, 3u);
   EXPECT_EQ(send.parts[1].section(0)->bytes, d.channels[0].send->parts[1].sections[0].bytes);
   EXPECT_EQ(send.parts[1].section(1), nullptr);
+  ASSERT_NE(send.parts[1].section(2), nullptr);
+  EXPECT_TRUE(send.parts[1].section(2)->bytes.empty());
   ASSERT_NE(send.parts[0].section(1), nullptr);
   WireReader in(send.parts[0].section(1)->bytes, "rank 7");
   const std::vector<PieceLocation> pieces = read_locations(in);

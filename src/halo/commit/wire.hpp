@@ -31,7 +31,9 @@ class WireWriter {
 
  private:
   // resize + memcpy: gcc 12 warns falsely (-Wstringop-overflow) on vector::insert of a byte range.
+  // Nothing to append may come with a null pointer (an empty section's data()): memcpy must not see it.
   void append(const void* data, std::size_t size) {
+    if (size == 0) return;
     const std::size_t at = bytes_.size();
     bytes_.resize(at + size);
     std::memcpy(bytes_.data() + at, data, size);
