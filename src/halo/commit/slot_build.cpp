@@ -67,11 +67,12 @@ struct Job {
   std::size_t parts;  // of the message
 };
 
-const PathType& agreed(const PlanState& p, const SideDescriptor& sender, const SideChoice& me_receiving) {
+const PathType* agreed(const PlanState& p, const std::vector<std::uint8_t>& sender,
+                       const std::vector<std::uint8_t>& receiver) {
   std::string problem;
-  const PathType* type = agree_on_path(sender.candidates, me_receiving.candidates, problem);
+  const PathType* type = agree_on_path(sender, receiver, problem);
   if (type == nullptr) raise(Errc::internal, "plan " + std::to_string(p.id) + ": " + problem);  // checked before
-  return *type;
+  return type;
 }
 
 std::vector<Job> jobs_of(const PlanState& p, const SlotChoices& choices, const std::vector<NeighbourDescriptor>& peers) {
@@ -83,17 +84,14 @@ std::vector<Job> jobs_of(const PlanState& p, const SlotChoices& choices, const s
       if (theirs.send && choices.receives[s]) {
         const SideChoice& mine = *choices.receives[s];
         for (std::size_t k = 0; k < theirs.send->parts.size(); ++k)
-          jobs.push_back({n, c, k, false, &agreed(p, theirs.send->parts[k], mine), &mine, &theirs.send->parts[k],
-                          theirs.send->parts.size()});
+          jobs.push_back({n, c, k, false, agreed(p, theirs.send->parts[k].candidates, mine.candidates), &mine,
+                          &theirs.send->parts[k], theirs.send->parts.size()});
       }
       if (theirs.receive && choices.sends[s]) {
         const auto& parts = choices.sends[s]->parts;
-        for (std::size_t k = 0; k < parts.size(); ++k) {
-          std::string problem;
-          const PathType* type = agree_on_path(parts[k].candidates, theirs.receive->side.candidates, problem);
-          if (type == nullptr) raise(Errc::internal, "plan " + std::to_string(p.id) + ": " + problem);
-          jobs.push_back({n, c, k, true, type, &parts[k], &theirs.receive->side, parts.size()});
-        }
+        for (std::size_t k = 0; k < parts.size(); ++k)
+          jobs.push_back({n, c, k, true, agreed(p, parts[k].candidates, theirs.receive->side.candidates), &parts[k],
+                          &theirs.receive->side, parts.size()});
       }
     }
   return jobs;

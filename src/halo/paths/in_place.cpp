@@ -11,9 +11,9 @@ namespace {
 
 const char* const description = "intra-node, in place (the receiver copies from the sender's data)";
 
-class InPlaceReceive final : public ReceivePath {
+class InPlaceReceive final : public PeerReceiveEnd {
  public:
-  explicit InPlaceReceive(const SlotBuild& b) : counters_(peer_receive_counters(b)) {
+  explicit InPlaceReceive(const SlotBuild& b) : PeerReceiveEnd(b, description) {
     WireReader section = b.peer_section();
     const MappedPieces sender = b.map_peer_pieces(read_locations(section));
     copy_ = CopyProgram::build(sender.pieces, b.mine);
@@ -30,16 +30,8 @@ class InPlaceReceive final : public ReceivePath {
     return true;
   }
   const std::byte* view() const override { return run_; }
-  void release_held(PlanState& p, ReceiveSlot& slot) override {
-    consume_from_peer(p, slot, counters_, Receipt::in_place);
-  }
-  void acknowledge(const PlanState& p, const ReceiveSlot& slot) const override { acknowledge_peer(p, slot, counters_); }
-  std::string describe_wait(const PlanState& p, const ReceiveSlot& slot) const override {
-    return describe_peer_receive_wait(p, slot, counters_, description);
-  }
 
  private:
-  PeerReceiveCounters counters_;
   CopyProgram copy_;                // from the sender's data into my receive layout
   const std::byte* run_ = nullptr;  // the sender's data when it is one contiguous run, else null
 };

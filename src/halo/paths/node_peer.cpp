@@ -19,6 +19,9 @@ PeerReceiveCounters peer_receive_counters(const SlotBuild& b) {
 SendReadInPlace::SendReadInPlace(const SlotBuild& b, const char* description)
     : counters_(peer_send_counters(b)), description_(description) {}
 
+PeerReceiveEnd::PeerReceiveEnd(const SlotBuild& b, const char* description)
+    : counters_(peer_receive_counters(b)), description_(description) {}
+
 void post_to_peer(PlanState& p, SendSlot& slot, const PeerSendCounters& counters) {
   std::uint32_t consumed = 0;
   if (p.acknowledge_by_reply && slot.reverse_receive >= 0)

@@ -71,4 +71,25 @@ class SendReadInPlace final : public SendPath {
   const char* description_;
 };
 
+// What every receiving end of the counter protocol shares: its counters, releasing a message held in
+// place (paths with a view), acknowledging by reply, and the wait's description. `description`
+// names the path.
+class PeerReceiveEnd : public ReceivePath {
+ public:
+  PeerReceiveEnd(const SlotBuild& b, const char* description);
+  void release_held(PlanState& p, ReceiveSlot& slot) override {
+    consume_from_peer(p, slot, counters_, Receipt::in_place);
+  }
+  void acknowledge(const PlanState& p, const ReceiveSlot& slot) const override { acknowledge_peer(p, slot, counters_); }
+  std::string describe_wait(const PlanState& p, const ReceiveSlot& slot) const override {
+    return describe_peer_receive_wait(p, slot, counters_, description_);
+  }
+
+ protected:
+  PeerReceiveCounters counters_;
+
+ private:
+  const char* description_;
+};
+
 }  // namespace ghostwire::detail

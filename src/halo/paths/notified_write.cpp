@@ -13,13 +13,14 @@
 #include "halo/commit/slot_build.hpp"
 #include "halo/plan_state.hpp"
 #include "halo/sequence.hpp"
+#include "runtime/segment_state.hpp"
 
 namespace ghostwire::detail {
 namespace {
 
 const char* const description = "inter-node, notified write";
 
-std::size_t half_bytes(std::size_t message_bytes) { return (message_bytes + 63) / 64 * 64; }
+std::size_t half_bytes(std::size_t message_bytes) { return round_up(message_bytes, 64); }
 
 class NotifiedWriteSend final : public SendPath {
  public:

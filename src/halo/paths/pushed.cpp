@@ -41,6 +41,12 @@ constexpr std::uint32_t this_one_staged = 1, previous_staged = 2;
 
 class PushedSend;
 
+}  // namespace
+
+const PathType& pushed_path();
+
+namespace {
+
 // The plan's pushed send slots waiting for their receivers, guarded by `lock` (threads may post and
 // serve them at once); `count` lets every call see at a glance that there are none.
 class PushedPlanState final : public PathPlanState {
@@ -104,7 +110,7 @@ void serve_pushes(void* plan) {
 }
 
 void PushedPlanState::after_build(PlanState& p) {
-  for (const SendSlot& slot : p.sends) pushes_ |= dynamic_cast<const PushedSend*>(slot.path.get()) != nullptr;
+  for (const SendSlot& slot : p.sends) pushes_ |= slot.type == &pushed_path();
   if (pushes_) p.w->owed_work.push_back({&serve_pushes, &p});
 }
 

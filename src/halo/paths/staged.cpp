@@ -39,9 +39,9 @@ class StagedSend final : public SendPath {
   CopyProgram pack_into_[2];  // message k into staging half k % 2
 };
 
-class StagedReceive final : public ReceivePath {
+class StagedReceive final : public PeerReceiveEnd {
  public:
-  explicit StagedReceive(const SlotBuild& b) : counters_(peer_receive_counters(b)) {
+  explicit StagedReceive(const SlotBuild& b) : PeerReceiveEnd(b, description) {
     for (int parity = 0; parity < 2; ++parity) {
       staging_[parity] = peer_staging(b, parity);
       unpack_[parity] = b.unpack_from(staging_[parity]);
@@ -61,16 +61,8 @@ class StagedReceive final : public ReceivePath {
     return true;
   }
   const std::byte* view() const override { return last_; }
-  void release_held(PlanState& p, ReceiveSlot& slot) override {
-    consume_from_peer(p, slot, counters_, Receipt::in_place);
-  }
-  void acknowledge(const PlanState& p, const ReceiveSlot& slot) const override { acknowledge_peer(p, slot, counters_); }
-  std::string describe_wait(const PlanState& p, const ReceiveSlot& slot) const override {
-    return describe_peer_receive_wait(p, slot, counters_, description);
-  }
 
  private:
-  PeerReceiveCounters counters_;
   CopyProgram unpack_[2];  // out of staging half k % 2
   const std::byte* staging_[2] = {nullptr, nullptr};
   const std::byte* last_ = nullptr;  // the half the last message received went to

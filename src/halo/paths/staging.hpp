@@ -6,11 +6,12 @@
 #include <cstddef>
 
 #include "halo/commit/slot_build.hpp"
+#include "runtime/segment_state.hpp"
 #include "runtime/world_state.hpp"
 
 namespace ghostwire::detail {
 
-inline std::size_t staging_half_bytes(std::size_t message_bytes) { return (message_bytes + 63) / 64 * 64; }
+inline std::size_t staging_half_bytes(std::size_t message_bytes) { return round_up(message_bytes, 64); }
 inline std::size_t staging_bytes(std::size_t message_bytes) { return 2 * staging_half_bytes(message_bytes); }
 
 // Sending: into my half `parity`, with streaming stores when a peer's core reads it next (not when

@@ -15,6 +15,7 @@
 #include "halo/commit/slot_build.hpp"
 #include "halo/path_registry.hpp"
 #include "halo/paths/node_peer.hpp"
+#include "runtime/segment_state.hpp"
 
 namespace gwtest {
 
@@ -25,7 +26,7 @@ namespace {
 
 using namespace ghostwire::detail;
 
-std::size_t rounded(std::size_t bytes) { return (bytes + 63) / 64 * 64; }
+std::size_t rounded(std::size_t bytes) { return round_up(bytes, 64); }
 
 class BounceSend final : public SendPath {
  public:

@@ -278,10 +278,7 @@ std::unique_ptr<NodePairs> choose_aggregation(PlanState& p, std::size_t largest_
 }
 
 void NodePairs::describe(const PlanState& p, std::ostream& text) const {
-  const bool between = std::any_of(p.sends.begin(), p.sends.end(), [](const SendSlot& s) { return s.type->between_nodes(); }) ||
-                       std::any_of(p.receives.begin(), p.receives.end(),
-                                   [](const ReceiveSlot& s) { return s.type->between_nodes(); });
-  if (between) text << "  messages between nodes: " << reason << "\n";
+  if (p.reaches_mpi) text << "  messages between nodes: " << reason << "\n";
 }
 
 // A combined message counts once, for the rank that sends it.

@@ -53,9 +53,9 @@ struct CrossMemoryPlanState final : PathPlanState {
   }
 };
 
-class CrossMemoryReceive final : public ReceivePath {
+class CrossMemoryReceive final : public PeerReceiveEnd {
  public:
-  explicit CrossMemoryReceive(const SlotBuild& b) : counters_(peer_receive_counters(b)), mine_(runs_of(b.mine)) {
+  explicit CrossMemoryReceive(const SlotBuild& b) : PeerReceiveEnd(b, description), mine_(runs_of(b.mine)) {
     WireReader in = b.peer_section();
     pid_ = static_cast<pid_t>(in.u64());
     theirs_.resize(in.count(16, "memory run"));
@@ -67,13 +67,8 @@ class CrossMemoryReceive final : public ReceivePath {
     consume_from_peer(p, slot, counters_, receipt == Receipt::in_place ? Receipt::copy : receipt);
     return true;
   }
-  void acknowledge(const PlanState& p, const ReceiveSlot& slot) const override { acknowledge_peer(p, slot, counters_); }
-  std::string describe_wait(const PlanState& p, const ReceiveSlot& slot) const override {
-    return describe_peer_receive_wait(p, slot, counters_, description);
-  }
 
  private:
-  PeerReceiveCounters counters_;
   pid_t pid_ = 0;
   std::vector<MemoryRun> theirs_, mine_;  // the sender's data and my ghost cells, in message order
 };

@@ -30,18 +30,14 @@ extern const char* const two_sided_description;
 
 inline int message_count(std::size_t bytes) { return static_cast<int>(bytes + sizeof(MessageTrailer)); }
 
-class TwoSidedSend;
-class TwoSidedReceive;
+const PathType& two_sided_path();
 
 // The plan's messages: whether they got persistent requests from the process's budget (else each
-// message goes with MPI_Isend and is received by matched probe: the same messages on the wire), and
-// its slots, for the drain as the plan goes.
+// message goes with MPI_Isend and is received by matched probe: the same messages on the wire).
 struct TwoSidedPlanState final : PathPlanState {
   InterNodeTransport transport;
   bool persistent_requests = false;
   std::size_t reserved_requests = 0;  // returned to the budget when the plan goes
-  std::vector<TwoSidedSend*> sends;
-  std::vector<TwoSidedReceive*> receives;
 
   void before_build(PlanState& p, std::size_t sends, std::size_t receives) override;
   void drain(PlanState& p) override;
@@ -70,8 +66,6 @@ class TwoSidedSend final : public SendPath {
   bool acknowledgement_pending = false;         // its receive is started and not yet complete
   bool last_wants_acknowledgement = false;
   std::uint32_t last_acknowledgement = 0;       // the last acknowledgement received
-  std::size_t channel = 0;
-  int rank = -1;
 };
 
 class TwoSidedReceive final : public ReceivePath {
@@ -97,8 +91,6 @@ class TwoSidedReceive final : public ReceivePath {
   MPI_Datatype in_place_type = MPI_DATATYPE_NULL;  // the run, then the trailer at in_place_trailer
   std::byte* in_place_trailer = nullptr;
   bool in_place_posted = false;  // the next message's receive into the ghost cells is started
-  std::size_t channel = 0;
-  int rank = -1;
 
  private:
   bool receive_by_probe(PlanState& p, ReceiveSlot& slot, int parity);  // without persistent requests

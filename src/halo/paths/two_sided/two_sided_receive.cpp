@@ -46,10 +46,9 @@ MPI_Datatype in_place_datatype(const std::byte* run, std::size_t bytes, std::byt
 }  // namespace
 
 TwoSidedReceive::TwoSidedReceive(const SlotBuild& b)
-    : state(static_cast<TwoSidedPlanState*>(b.state)), channel(b.slot % b.plan.channels), rank(b.rank) {
+    : state(static_cast<TwoSidedPlanState*>(b.state)) {
   PlanState& p = b.plan;
   TwoSidedReceive& path = *this;
-  state->receives.push_back(this);
   std::byte* base = b.my_private_memory();
   const std::size_t half = two_sided_half_bytes(b.bytes);
   path.tag = static_cast<int>(message_tags_per_slot * b.slot);

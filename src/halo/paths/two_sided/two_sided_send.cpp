@@ -13,7 +13,7 @@
 namespace ghostwire::detail {
 
 TwoSidedSend::TwoSidedSend(const SlotBuild& b)
-    : state(static_cast<TwoSidedPlanState*>(b.state)), channel(b.slot % b.plan.channels), rank(b.rank) {
+    : state(static_cast<TwoSidedPlanState*>(b.state)) {
   PlanState& p = b.plan;
   TwoSidedSend& path = *this;
   std::byte* base = b.my_private_memory();
@@ -32,7 +32,6 @@ TwoSidedSend::TwoSidedSend(const SlotBuild& b)
     check_mpi(MPI_Recv_init(path.acknowledgement_word, 1, MPI_UINT32_T, b.rank, path.tag + 2, p.comm,
                             &path.acknowledgement_request),
               "MPI_Recv_init");
-  state->sends.push_back(this);
 }
 
 void TwoSidedSend::post(PlanState& p, SendSlot& slot, Post how) {

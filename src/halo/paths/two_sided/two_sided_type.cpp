@@ -82,17 +82,20 @@ void TwoSidedPlanState::before_build(PlanState&, std::size_t send_count, std::si
 // Collective, before the plan's slots are released: every message of this rank delivered, every
 // rank there (messages nobody will receive are taken and dropped meanwhile).
 void TwoSidedPlanState::drain(PlanState& p) {
-  for (TwoSidedSend* path : sends)
-    for (MPI_Request& request : path->send_request)
+  for (SendSlot& slot : p.sends) {
+    if (slot.type != &two_sided_path()) continue;
+    for (MPI_Request& request : static_cast<TwoSidedSend&>(*slot.path).send_request)
       wait_until(
           *p.w, [&] { drop_messages_without_receive(p, *this); return request_complete(request); },
           [&] {
-            return "the delivery of a message on " + slot_text(p, path->channel, path->rank) +
+            return "the delivery of a message on " + slot_text(p, slot.channel, slot.rank) +
                    " while destroying the plan (was it received?)";
           });
-  for (TwoSidedReceive* path : receives)
-    wait_complete(p, path->acknowledgement_request,
-                  [&] { return "an acknowledgement on " + slot_text(p, path->channel, path->rank); });
+  }
+  for (ReceiveSlot& slot : p.receives)
+    if (slot.type == &two_sided_path())
+      wait_complete(p, static_cast<TwoSidedReceive&>(*slot.path).acknowledgement_request,
+                    [&] { return "an acknowledgement on " + slot_text(p, slot.channel, slot.rank); });
   MPI_Request barrier;
   check_mpi(MPI_Ibarrier(p.comm, &barrier), "MPI_Ibarrier");
   wait_until(
