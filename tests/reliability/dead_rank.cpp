@@ -4,8 +4,11 @@
 //
 //   dead_rank --fault kill|stop|throw --api plan|grid [--victim R] [--round K]
 //
-// --api plan: every rank neighbours every other (one channel, data in a Segment), so each
-//   survivor waits on the victim itself. --api grid: a periodic 2-D Grid with a HaloUpdate.
+// --api plan: every rank neighbours every other (one channel, data in a Segment). --api grid: a
+//   periodic 2-D Grid with a HaloUpdate. A survivor may wait on another survivor rather than on the
+//   victim (that one is held in start() by the victim's missing acknowledgement, so its next
+//   message never left): such a survivor lingers before exiting, so that the launcher, which ends
+//   the job at the first exit, lets the survivors waiting on the victim print their diagnostic too.
 // The victim calls start() of round K and then, before finish(), raises SIGKILL in itself
 // (--fault kill: a dead rank), SIGSTOP (--fault stop: a hung rank, alive to the launcher) or throws
 // an exception nobody catches (--fault throw: std::terminate, SIGABRT). Survivors run with
@@ -17,6 +20,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <regex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -104,6 +108,13 @@ void run_grid(gw::World& world, const Options& o) {
   }
 }
 
+// Whether a timeout diagnostic names `rank` as the one waited for (dead_rank.sh's own pattern).
+bool names_rank(const std::string& diagnostic, int rank) {
+  const std::string r = std::to_string(rank);
+  const std::regex waited_for(" with rank " + r + " of plan|packed by ranks? ([0-9]+, )*" + r + "\\b|(sent|received) by rank " + r + "\\b");
+  return std::regex_search(diagnostic, waited_for);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -129,6 +140,7 @@ int main(int argc, char** argv) {
   } catch (const gw::TimeoutError& e) {
     std::printf("dead_rank: rank %d survivor ended by ghostwire's timeout: %s\n", world->rank(), e.what());
     std::fflush(stdout);
+    if (!names_rank(e.what(), o.victim)) sleep(2);
     std::_Exit(124);
   }
 }
