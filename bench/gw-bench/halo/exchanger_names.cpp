@@ -12,7 +12,7 @@ const NamedSummary exchangers[] = {
     {"gw", "ghostwire Plan built once, plan.exchange() (arrays in a Segment, read in place)"},
     {"gw-node", "gw with one message per pair of nodes: Plan::aggregate(Aggregation::node) (grid cases; only when named)"},
     {"gw-off", "gw with every message between nodes its own: Plan::aggregate(Aggregation::off) (grid cases; only when named)"},
-    {"gw-private", "gw on the array in private memory (std::vector), as a port from MPI has it (grid cases; only when named)"},
+    {"gw-private", "gw on the array in private memory (std::vector), as a port from MPI has it (only when named)"},
     {"mpi-isend", "MPI_Irecv / MPI_Isend + MPI_Waitall, hand-written pack and unpack"},
     {"mpi-persistent", "MPI_Recv_init / MPI_Send_init once; pack, MPI_Startall, MPI_Waitall, unpack"},
     {"mpi-alltoallw", "MPI_Neighbor_alltoallw, derived datatypes on the array, no packing"},
@@ -20,6 +20,8 @@ const NamedSummary exchangers[] = {
     {"petsc-basic", "PETSc's PetscSF, type basic: PetscSFBcast of the owned values into the ghosts (PETSc builds only)"},
     {"petsc-neighbor", "PetscSF type neighbor (MPI neighbourhood collectives), the same Bcast"},
     {"petsc-window", "PetscSF type window (MPI one-sided, PETSc's default sync), the same Bcast"},
+    {"petsc-ghostwire", "PetscSF type ghostwire (libghostwire_petsc.so, loaded as -dll_append loads it), the same Bcast: "
+                        "ghostwire's own PETSc type, not a peer (only when named)"},
     {"ga", "Global Arrays: GA_Update_ghosts on a ghosted global array (grid cases; periodic, with corners)"},
     {"raw", "the floor: copy straight from the neighbours' arrays in one shared window, two flags"},
 };
@@ -33,11 +35,16 @@ const std::vector<std::string>& exchanger_names() {
 
 std::string_view exchanger_summary(std::string_view name) { return summary_of(exchangers, name); }
 
-bool only_when_named(std::string_view name) { return name == "gw-node" || name == "gw-off" || name == "gw-private"; }
+bool only_when_named(std::string_view name) {
+  return name == "gw-node" || name == "gw-off" || name == "gw-private" || name == "petsc-ghostwire";
+}
 
 bool is_mpi_exchanger(std::string_view name) { return name.substr(0, 4) == "mpi-"; }
 
-bool is_peer_exchanger(std::string_view name) { return name.substr(0, 6) == "petsc-" || name == "ga"; }
+// petsc-ghostwire is ghostwire itself behind PETSc's interface: never a peer to beat.
+bool is_peer_exchanger(std::string_view name) {
+  return (name.substr(0, 6) == "petsc-" && name != "petsc-ghostwire") || name == "ga";
+}
 
 std::string_view reverse_unsupported_reason(std::string_view name) {
   if (name == "ga") return "Global Arrays has no reverse ghost update: GA_Update_ghosts only copies owners' values";
@@ -51,9 +58,7 @@ std::string_view reverse_unsupported_reason(std::string_view name) {
 
 std::string_view case_unsupported_reason(std::string_view name, const HaloCase& c) {
   if (name == "ga" && c.grid.dimensions == 0) return "a global array is a grid: ga runs on the grid cases only";
-  if (name == "gw-private" && c.grid.dimensions == 0)
-    return "the unstructured case's plan is make_unstructured_plan's, on a Segment: gw-private runs on the grid cases";
-  if (only_when_named(name) && c.grid.dimensions == 0)
+  if ((name == "gw-node" || name == "gw-off") && c.grid.dimensions == 0)
     return "make_unstructured_plan commits the plan itself: set GHOSTWIRE_AGGREGATE for gw instead";
   return "";
 }

@@ -12,6 +12,8 @@ std::string unavailable_reason(std::string_view name, const RunContext& context)
     return "the ranks span " + std::to_string(context.hosts()) + " hosts, so not all of them share memory";
   if (name.substr(0, 6) == "petsc-" && !GW_BENCH_HAVE_PETSC)
     return "gw-bench was built without PETSc (Debian's petsc-dev, Open MPI builds only)";
+  if (name == "petsc-ghostwire" && !GW_BENCH_PETSC_TYPE_LIBRARY[0])
+    return "libghostwire_petsc.so (the PetscSF type ghostwire) was not built in this tree";
   if (name == "ga" && !GW_BENCH_HAVE_GA)
     return "gw-bench was built without Global Arrays (Debian's libglobalarrays-dev and libarmci-mpi-dev, Open MPI builds only)";
   return "";

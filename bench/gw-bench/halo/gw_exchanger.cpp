@@ -19,7 +19,8 @@
 namespace gwbench::halo {
 namespace {
 
-// The plan on the Segment's array, or on `private_field` when given (grid cases).
+// The plan on the Segment's array, or on `private_field` when given (the unstructured case then
+// with its send and receive lists, as make_unstructured_plan would have worked them out).
 ghostwire::Plan build_plan(ghostwire::Segment& segment, const HaloCase& c, Direction direction,
                            std::optional<ghostwire::Aggregation> aggregation, std::vector<double>* private_field) {
   ghostwire::World& world = segment.world();

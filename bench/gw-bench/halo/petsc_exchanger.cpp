@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // petsc-basic, petsc-neighbor, petsc-window: PETSc's star forest (Debian's petsc-dev) on the case's
-// index lists, as a PETSc user writes a halo exchange. Roots are this rank's array, leaves its
+// index lists, as a PETSc user writes a halo exchange; petsc-ghostwire the same through ghostwire's
+// own PetscSF type. Roots are this rank's array, leaves its
 // ghost elements, each leaf pointing at the element of the neighbour's array it mirrors (the
 // receive's source layout), so one PetscSFBcast (MPI_REPLACE) from the array into itself fills
 // the ghosts, and one PetscSFReduce (MPI_SUM) sends them back to be added (--reverse). The SF is
-// built and set up once; its type is the only difference between the three. Options a user would
+// built and set up once; its type is the only difference between them. Options a user would
 // set for PETSc (PETSC_OPTIONS, e.g. -sf_window_sync) apply: PetscInitialize reads them.
 #include <petscsf.h>
 
@@ -39,6 +40,16 @@ void start_petsc() {
   // ghostwire's timeouts and MPI_Abort report failures; PETSc's handler would only add noise.
   petsc_call(PetscOptionsSetValue(nullptr, "-no_signal_handler", nullptr), "PetscOptionsSetValue");
   petsc_call(PetscInitializeNoArguments(), "PetscInitializeNoArguments");
+}
+
+// The PetscSF type ghostwire, registered as PETSc's -dll_append registers it (once per job).
+void load_ghostwire_type() {
+  static bool loaded = false;
+  if (loaded) return;
+  start_petsc();
+  petsc_call(PetscDLLibraryAppend(PETSC_COMM_WORLD, &PetscDLLibrariesLoaded, GW_BENCH_PETSC_TYPE_LIBRARY),
+             "PetscDLLibraryAppend(libghostwire_petsc.so)");
+  loaded = true;
 }
 
 class PetscSfExchanger final : public Exchanger {
@@ -91,6 +102,10 @@ std::unique_ptr<Exchanger> make_petsc_exchanger(const ExchangerSetup& setup, std
   if (type == "basic") return std::make_unique<PetscSfExchanger>(setup, PETSCSFBASIC);
   if (type == "neighbor") return std::make_unique<PetscSfExchanger>(setup, PETSCSFNEIGHBOR);
   if (type == "window") return std::make_unique<PetscSfExchanger>(setup, PETSCSFWINDOW);
+  if (type == "ghostwire") {
+    load_ghostwire_type();
+    return std::make_unique<PetscSfExchanger>(setup, "ghostwire");
+  }
   throw std::logic_error("unknown PetscSF type " + std::string(type));
 }
 
