@@ -75,7 +75,7 @@ module ghostwire
             gw_plan_wait_send, gw_plan_exchange, gw_plan_start, gw_plan_finish, gw_plan_describe, &
             gw_plan_unstructured, gw_plan_partition, gw_plan_pready, gw_plan_parrived, gw_plan_exchange_share, &
             gw_plan_wait_send_partition, gw_plan_enable_reverse, gw_plan_reverse_exchange, gw_plan_reverse_start, &
-            gw_plan_reverse_finish, gw_plan_aggregate
+            gw_plan_reverse_finish, gw_plan_aggregate, gw_plan_rebind
   public :: gw_grid_create, gw_grid_free, gw_grid_info, gw_grid_describe, gw_update_halo, gw_update_halo_start, &
             gw_halo_wait, gw_halo_update_create, gw_halo_update_free, gw_halo_update_run, gw_halo_update_start, &
             gw_halo_update_describe, gw_update_halo_shared, gw_halo_update_run_shared, gw_reverse_halo, &
@@ -222,6 +222,11 @@ module ghostwire
       type(c_ptr), value :: plan, base
       integer(c_size_t), value :: bytes, element
       integer(c_int), intent(out) :: region
+    end function
+    integer(c_int) function c_plan_rebind(plan, region, base) bind(c, name='gw_plan_rebind')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: plan, base
+      integer(c_int), value :: region
     end function
     integer(c_int) function c_plan_add_box(plan, direction, channel, neighbour, region, start, dimensions, extents, &
                                            strides) bind(c, name='gw_plan_add_box')
@@ -763,6 +768,25 @@ contains
     end if
     call check(c_plan_add_private_memory(plan%ptr, base, product(int(extents, c_size_t)) * element, element, &
                                          region%id), ierr)
+  end subroutine
+
+  ! The region's array is `base` from now on (gw_plan_rebind's typed procedures check its shape).
+  subroutine rebind(plan, region, base, extents, element, ierr)
+    type(gw_plan), intent(in) :: plan
+    type(gw_region), intent(inout) :: region
+    type(c_ptr), intent(in) :: base
+    integer, intent(in) :: extents(:)
+    integer(c_size_t), intent(in) :: element
+    integer, intent(out), optional :: ierr
+    integer :: code
+    if (size(extents) /= region%rank .or. element /= region%element .or. &
+        any(int(extents, c_int64_t) /= region%extent(1:min(size(extents), 3)))) then
+      call fail(GW_ERR_INVALID_ARGUMENT, 'gw_plan_rebind: the array''s shape or kind differs from the region''s', ierr)
+      return
+    end if
+    code = c_plan_rebind(plan%ptr, region%id, base)
+    if (code == GW_SUCCESS) region%base = address_of(base)
+    call check(code, ierr)
   end subroutine
 
   ! Appends the box array(lower(1):upper(1), ..., lower(r):upper(r)) of the region's array to the send

@@ -108,6 +108,9 @@ int gw_plan_destroy(gw_plan_t* plan);
 int gw_plan_add_segment_memory(gw_plan_t plan, gw_segment_t segment, size_t element_size, size_t offset_bytes,
                                size_t bytes, gw_region_t* region);
 int gw_plan_add_private_memory(gw_plan_t plan, void* base, size_t bytes, size_t element_size, gw_region_t* region);
+/* The private region's memory is now at base (as many bytes as before), also after commit: between
+ * exchanges, on this rank only (Plan::rebind; docs/plans.md, "Arrays that move"). */
+int gw_plan_rebind(gw_plan_t plan, gw_region_t region, void* base);
 /* Appends a piece to the send (GW_SEND) or receive (GW_RECEIVE) message of (channel, neighbour).
  * Boxes: extents and strides (in elements) from the fastest dimension out, 1 to 3 dimensions. */
 int gw_plan_add_box(gw_plan_t plan, int direction, size_t channel, int neighbour, gw_region_t region, size_t start,

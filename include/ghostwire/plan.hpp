@@ -105,6 +105,15 @@ class Plan {
   Region add_memory(Segment& segment, std::size_t element_size, std::size_t offset_bytes = 0,
                     std::size_t bytes = static_cast<std::size_t>(-1));
   Region add_memory(void* base, std::size_t bytes, std::size_t element_size);
+  // The region's memory is now at `base` (as many bytes as before): before commit, simply that;
+  // after it, every later message reads and writes the new array, as if the plan had been built on
+  // it (two arrays swapped every step, an array reallocated). Local: each rank moves its own
+  // regions, when it likes, but only between exchanges (no start() without its finish(), no send
+  // unfinished, no reverse exchange under way: Errc::state), never concurrently with another call on
+  // the plan, and only private memory (a region in a Segment, whose memory node peers map, or one
+  // sharing memory with another region: Errc::invalid_argument). Costs a pass over the plan's copy
+  // lists. docs/plans.md, "Arrays that move".
+  Plan& rebind(Region region, void* base);
 
   // Appends `layout` over `region` to the message of (channel, neighbour). A message may consist of
   // several pieces (e.g. several variables); both sides must agree on the sequence of element

@@ -107,6 +107,10 @@ int gw_plan_add_private_memory(gw_plan_t p, void* base, size_t bytes, size_t ele
   });
 }
 
+int gw_plan_rebind(gw_plan_t p, gw_region_t region, void* base) {
+  return guarded([&] { plan_of(p).rebind(Region{region}, base); });
+}
+
 int gw_plan_add_box(gw_plan_t p, int direction, size_t channel, int neighbour, gw_region_t region, size_t start,
                     int dimensions, const size_t* extents, const ptrdiff_t* strides) {
   return guarded([&] {

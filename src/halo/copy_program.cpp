@@ -18,13 +18,19 @@ struct Run {
   std::size_t length;
 };
 
+// Runs of different regions never merge, even where their memory meets: Plan::rebind may move one
+// region and not the other.
 std::vector<Run> byte_runs(std::span<const Piece> pieces) {
   std::vector<Run> runs;
+  const std::byte* last_base = nullptr;
   for (const Piece& piece : pieces) {
+    const bool same_region = piece.base == last_base;
+    last_base = piece.base;
+    const std::size_t region_first_run = same_region ? 0 : runs.size();
     piece.layout->for_each_run([&](std::size_t first, std::size_t count) {
       std::byte* address = piece.base + first * piece.element_size;
       std::size_t length = count * piece.element_size;
-      if (!runs.empty() && runs.back().address + runs.back().length == address)
+      if (runs.size() > region_first_run && runs.back().address + runs.back().length == address)
         runs.back().length += length;
       else
         runs.push_back({address, length});
@@ -299,6 +305,22 @@ void CopyProgram::run() const {
     } else {
       for (std::size_t k = 0; k < op.count; ++k) copy_run(destination[k], source[k], op.length);
     }
+  }
+}
+
+void CopyProgram::follow(const MemoryMove& move) {
+  for (Strided& op : strided_) {
+    move.follow(op.source);
+    move.follow(op.destination);
+  }
+  for (const std::byte*& source : sources_) move.follow(source);
+  for (std::byte*& destination : destinations_) move.follow(destination);
+  for (const std::byte*& source : gather_sources_) move.follow(source);
+  for (Gathered& op : gathered_) move.follow(op.destination);
+  // The dense source range moves as a whole (it lies in one region, or in staging, which never moves).
+  if (move.contains(dense_source_begin_)) {
+    dense_source_begin_ += move.delta;
+    dense_source_end_ += move.delta;  // one past the end: it moves with the beginning
   }
 }
 

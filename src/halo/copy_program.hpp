@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ghostwire/layout.hpp"
+#include "halo/memory_move.hpp"
 
 namespace ghostwire::detail {
 
@@ -30,6 +31,8 @@ class CopyProgram {
   static CopyProgram build(std::span<const Piece> from, std::span<const Piece> to, bool streaming = false);
 
   void run() const;
+  // Plan::rebind moved a region: the addresses in its old range follow it.
+  void follow(const MemoryMove& move);
   // How the copy is done: loops over equal steps, copies at listed addresses, and 8-byte words
   // gathered into dense lines (for tests and diagnostics).
   struct Shape {

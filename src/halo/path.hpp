@@ -24,6 +24,7 @@ struct SendSlot;
 struct ReceiveSlot;
 struct SlotBuild;
 struct PieceSpec;
+struct MemoryMove;
 class WireWriter;
 
 // Who posts a message: send() promises test_send an acknowledgement from the receiver; start()
@@ -51,6 +52,12 @@ class SendPath {
   }
   // The plan goes (after its paths' plan-wide drain): free MPI objects.
   virtual void release(PlanState&, SendSlot&) {}
+  // Plan::rebind moves a private region of this rank between exchanges: why this end cannot follow
+  // it now ("" if it can), then, on every slot once all can, follow: the addresses it keeps in the
+  // region move. A path that keeps none of the region's addresses follows by doing nothing; one
+  // that does not override these refuses, naming itself.
+  virtual std::string cannot_follow(const PlanState& p, const SendSlot& slot, const MemoryMove& move) const;
+  virtual void follow(PlanState&, SendSlot&, const MemoryMove&) {}
 };
 
 // The receiving side.
@@ -68,6 +75,9 @@ class ReceivePath {
   virtual void acknowledge(const PlanState&, const ReceiveSlot&) const {}
   virtual std::string describe_wait(const PlanState& p, const ReceiveSlot& slot) const = 0;
   virtual void release(PlanState&, ReceiveSlot&) {}
+  // As SendPath's.
+  virtual std::string cannot_follow(const PlanState& p, const ReceiveSlot& slot, const MemoryMove& move) const;
+  virtual void follow(PlanState&, ReceiveSlot&, const MemoryMove&) {}
 };
 
 // A path type's state for one plan, made by PathType::prepare on every rank.

@@ -21,6 +21,7 @@ program plan_test
 
   call test_ring()
   call test_sections()
+  call test_rebind()
   call test_unstructured()
   call test_partitions()
   call test_misuse()
@@ -222,6 +223,46 @@ contains
       call expect(bad == 0, 'sections: w(-1:0, 1:3, 2) holds the left neighbour''s v(1:3:2, 4, 0:5:2)')
       call gw_world_barrier(world)
     end do
+    call gw_plan_free(plan)
+  end subroutine
+
+  ! gw_plan_rebind: the receiving array alternates between g and h every round; the round's column
+  ! lands in that round's array and the other is left as it was. A differently shaped array is refused.
+  subroutine test_rebind()
+    real(8), allocatable, target :: u(:, :), g(:, :), h(:, :), small(:, :)
+    type(gw_plan) :: plan
+    type(gw_region) :: ru, rg
+    integer :: round, j, bad, ierr
+    allocate(u(0:nx + 1, 0:ny + 1), g(0:nx + 1, 0:ny + 1), h(0:nx + 1, 0:ny + 1), small(nx, ny))
+    call gw_plan_create(plan, world, neighbours(), 1)
+    call gw_plan_add_memory(plan, u, ru)
+    call gw_plan_add_memory(plan, g, rg)
+    call gw_plan_add_section(plan, GW_SEND, 0, right, ru, u(nx, 1:ny))
+    call gw_plan_add_section(plan, GW_RECEIVE, 0, left, rg, g(0, 1:ny))
+    call gw_plan_commit(plan)
+    do round = 1, 4
+      if (mod(round, 2) == 0) then
+        call gw_plan_rebind(plan, rg, h)
+      else
+        call gw_plan_rebind(plan, rg, g)
+      end if
+      u(nx, 1:ny) = [(cell_value(rank, nx, j, round), j = 1, ny)]
+      g = -7
+      h = -7
+      call gw_plan_exchange(plan)
+      bad = 0
+      do j = 1, ny
+        if (mod(round, 2) == 0) then
+          if (h(0, j) /= cell_value(left, nx, j, round) .or. g(0, j) /= -7) bad = bad + 1
+        else
+          if (g(0, j) /= cell_value(left, nx, j, round) .or. h(0, j) /= -7) bad = bad + 1
+        end if
+      end do
+      call expect(bad == 0, 'rebind: the column lands in the round''s array only')
+      call gw_world_barrier(world)
+    end do
+    call gw_plan_rebind(plan, rg, small, ierr=ierr)
+    call expect(ierr == GW_ERR_INVALID_ARGUMENT, 'rebind: an array of another shape is refused')
     call gw_plan_free(plan)
   end subroutine
 

@@ -192,10 +192,14 @@ int main(int argc, char** argv) {
   int level = -1;
   OK(gw_world_thread_level(world, &level));
   CHECK(level >= GW_THREAD_SINGLE && level <= GW_THREAD_MULTIPLE, "thread level %d", level);
+  /* Odd rounds receive into received, even ones into received_too (gw_plan_rebind). */
+  double received_too[5];
   for (int round = 1; round <= 4; ++round) {
+    double* into = round % 2 ? received : received_too;
+    OK(gw_plan_rebind(parts, in, into));
     for (int i = 0; i < 5; ++i) {
       cells[i] = 100.0 * round + 10.0 * rank + i;
-      received[i] = -1;
+      into[i] = -1;
     }
     if (round % 2) {
       for (size_t k = 2; k-- > 0;) OK(gw_plan_pready(parts, 0, right, k));
@@ -209,8 +213,11 @@ int main(int argc, char** argv) {
       for (size_t k = 0; k < 2; ++k) OK(gw_plan_wait_send_partition(parts, 0, right, k));
     } else {
       OK(gw_plan_exchange_share(parts, 0, 1)); /* a team of one: the whole exchange */
-      for (int i = 0; i < 5; ++i)
-        CHECK(received[i] == 100.0 * round + 10.0 * left + i, "round %d cell %d: %g", round, i, received[i]);
+      for (int i = 0; i < 5; ++i) {
+        CHECK(into[i] == 100.0 * round + 10.0 * left + i, "round %d cell %d: %g", round, i, into[i]);
+        CHECK(received[i] == 100.0 * (round - 1) + 10.0 * left + i, "round %d: the old array's cell %d: %g", round, i,
+              received[i]);
+      }
     }
     gw_world_barrier(world);
   }

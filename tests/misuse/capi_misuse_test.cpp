@@ -113,6 +113,8 @@ TEST(MisuseCatalogue, CApi) {
          gw_plan_t p = nullptr;
          c_call(gw_plan_create(world, &me, 1, 0, &p));
        }},
+      {"gw_plan_rebind", "region = 3 (not the plan's)", Errc::invalid_argument, "region 3 was not returned",
+       [&] { c_call(gw_plan_rebind(plan, 3, memory.data())); }},
       {"gw_plan_add_box", "direction = 5", Errc::invalid_argument, "direction 5",
        [&] { c_call(gw_plan_add_box(plan, 5, 0, me, region, 0, 3, extent3, stride4)); }},
       {"gw_plan_add_box", "dimensions = 4", Errc::invalid_argument, "dimensions 4",

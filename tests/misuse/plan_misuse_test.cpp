@@ -94,6 +94,34 @@ TEST(MisuseCatalogue, PlanAndLayout) {
        element_size_mismatch},
       {"Plan::commit", "GHOSTWIRE_INTRA_PATH names no path", Errc::invalid_argument, "names no message path",
        unknown_path},
+      {"Plan::rebind", "region not from this plan", Errc::invalid_argument, "region 9 was not returned",
+       [&] { open_plan.rebind(Region{9}, private_memory.data()); }},
+      {"Plan::rebind", "base = null", Errc::invalid_argument, "new base of region 0 is null",
+       [&] { open_plan.rebind(doubles, nullptr); }},
+      {"Plan::rebind", "region in a Segment", Errc::invalid_argument, "only private memory rebinds",
+       [&] { committed.rebind(in_segment, private_memory.data()); }},
+      {"Plan::rebind", "onto another region's memory", Errc::invalid_argument, "shares memory with region 0",
+       [&] {
+         std::vector<double> array(32);
+         Plan plan(world, {me}, 1);
+         (void)plan.add_memory(array.data(), 64, sizeof(double));
+         const Region other = plan.add_memory(array.data() + 16, 64, sizeof(double));
+         plan.rebind(other, array.data() + 4);
+       }},
+      {"Plan::rebind", "between start() and finish()", Errc::state, "an exchange is under way",
+       [&] {
+         std::vector<double> array(8), other(8);
+         Plan plan(world, {me}, 1);
+         const Region region = plan.add_memory(array.data(), 64, sizeof(double));
+         plan.add_send(0, me, region, Layout::contiguous(0, 4)).add_receive(0, me, region, Layout::contiguous(4, 4));
+         plan.commit();
+         plan.start();
+         struct Finish {
+           Plan& plan;
+           ~Finish() { plan.finish(); }
+         } finish{plan};
+         plan.rebind(region, other.data());
+       }},
       {"Plan::send", "before commit", Errc::state, "not committed", [&] { open_plan.send(0, me); }},
       {"Plan::exchange", "before commit", Errc::state, "not committed", [&] { open_plan.exchange(); }},
       {"Plan::send", "channel = channels", Errc::out_of_range, "channel 2", [&] { committed.send(2, me); }},

@@ -91,6 +91,29 @@ class PyPlan final : public Closable {
       plan.add_receive(channel, neighbour, region, layout);
   }
 
+  // The plan's region of `from` is `to` from now on: same dtype and size, C-contiguous (Plan::rebind).
+  void rebind(const py::object& from, const py::object& to) {
+    Plan& plan = get();
+    for (const py::object* array : {&from, &to})
+      if (!py::isinstance<py::array>(*array))
+        invalid("Plan.rebind: expected numpy arrays, got " + std::string(py::str(py::type::of(*array))));
+    const py::array old_array = py::reinterpret_borrow<py::array>(from);
+    auto found = regions_.find(const_cast<void*>(old_array.data()));
+    if (found == regions_.end()) invalid("Plan.rebind: the first array is not one the plan was given");
+    const Element element = element_of(old_array.dtype(), "Plan.rebind: the first array");
+    py::array checked = require_array(to, element, "Plan.rebind: the second array");
+    if (checked.size() != old_array.size())
+      invalid("Plan.rebind: the second array has " + std::to_string(checked.size()) + " elements, the first " +
+              std::to_string(old_array.size()));
+    void* base = const_cast<void*>(checked.data());
+    if (regions_.count(base) && base != found->first) invalid("Plan.rebind: the second array is already one of the plan's");
+    const Region region = found->second;
+    unlocked([&] { plan.rebind(region, base); });
+    regions_.erase(found);
+    regions_.emplace(base, region);
+    arrays_.push_back(checked);  // kept alive as long as the plan, like every array it was given
+  }
+
  private:
   // One region per array (by address), the array kept alive as long as the plan.
   Region region_of(const py::array& array, Element element) {
@@ -187,6 +210,9 @@ have now.)")
           "Before commit, the same on every rank: messages between nodes combined into one per pair of nodes "
           "('node'), each its own ('off'), or by the automatic rule ('auto'); without the call, GHOSTWIRE_AGGREGATE "
           "decides.")
+      .def("rebind", &PyPlan::rebind, py::arg("old"), py::arg("new"),
+           "The plan's messages use array `new` where they used `old` (same dtype and size, C-contiguous): "
+           "between exchanges, on this rank only; for arrays swapped every step.")
       .def("commit", [](PyPlan& p) { unlocked([&] { p.get().commit(); }); })
       .def_property_readonly("committed", [](const PyPlan& p) { return p.get().committed(); })
       .def("exchange", [](PyPlan& p) { unlocked([&] { p.get().exchange(); }); })

@@ -59,6 +59,34 @@ def test_general_plan_ring_over_numpy_arrays(world):
     plan.close()
 
 
+def test_plan_follows_arrays_swapped_every_step(world):
+    """rebind(old, new): the ring's data and ghosts alternate between two pairs of arrays; each step's
+    ghosts land in that step's array and the other one is left as it was."""
+    n, rank = world.size, world.rank
+    right, left = (rank + 1) % n, (rank - 1) % n
+    data = [numpy.zeros(20), numpy.zeros(20)]
+    ghosts = [numpy.full(5, -1.0), numpy.full(5, -1.0)]
+    plan = ghostwire.Plan(world, sorted({right, left}))
+    plan.add_send(0, right, data[0], [1, 5, 7, 8, 9]).add_receive(0, left, ghosts[0], [4, 0, 2, 1, 3])
+    plan.commit()
+    for step in range(1, 5):
+        now, other = step % 2, 1 - step % 2
+        plan.rebind(data[other], data[now])  # the last step's arrays are the other ones
+        plan.rebind(ghosts[other], ghosts[now])
+        data[now][:] = numpy.arange(20) + 100 * rank + step
+        ghosts[now][:] = -1
+        ghosts[other][:] = -2
+        plan.exchange()
+        base = 100 * left + step
+        assert ghosts[now].tolist() == [base + 5, base + 8, base + 7, base + 9, base + 1]
+        assert ghosts[other].tolist() == [-2] * 5
+    with pytest.raises(ghostwire.Error, match="Plan.rebind: the first array is not one the plan was given"):
+        plan.rebind(numpy.zeros(20), data[0])
+    with pytest.raises(ghostwire.Error, match="the second array has 19 elements, the first 20"):
+        plan.rebind(data[0], numpy.zeros(19))
+    plan.close()
+
+
 def test_ring_combined_per_pair_of_nodes(world):
     """The ring's messages between nodes in one message per pair of nodes: a part misplaced in its
     combined message would put a wrong value in the ghosts."""

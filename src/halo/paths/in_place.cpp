@@ -30,6 +30,8 @@ class InPlaceReceive final : public PeerReceiveEnd {
     return true;
   }
   const std::byte* view() const override { return run_; }
+  std::string cannot_follow(const PlanState&, const ReceiveSlot&, const MemoryMove&) const override { return {}; }
+  void follow(PlanState&, ReceiveSlot&, const MemoryMove& move) override { copy_.follow(move); }
 
  private:
   CopyProgram copy_;                // from the sender's data into my receive layout

@@ -55,7 +55,7 @@ std::string describe_peer_receive_wait(const PlanState& p, const ReceiveSlot& sl
 // The sending end of a message its receiver reads where it is, in the sender's live data (the
 // in-place and cross-memory paths): send() is a counter store, and the next message (or a change of
 // the data) waits for the acknowledgement. `description` names the path in wait diagnostics.
-class SendReadInPlace final : public SendPath {
+class SendReadInPlace : public SendPath {
  public:
   SendReadInPlace(const SlotBuild& b, const char* description);
   void post(PlanState& p, SendSlot& slot, Post) override { post_to_peer(p, slot, counters_); }
@@ -65,6 +65,8 @@ class SendReadInPlace final : public SendPath {
   std::string describe_wait(const PlanState& p, const SendSlot& slot) const override {
     return describe_peer_send_wait(p, slot, counters_, description_);
   }
+  // In place: the sent data is in a Segment, which never moves; nothing of it is kept here.
+  std::string cannot_follow(const PlanState&, const SendSlot&, const MemoryMove&) const override { return {}; }
 
  private:
   PeerSendCounters counters_;

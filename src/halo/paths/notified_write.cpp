@@ -30,6 +30,8 @@ class NotifiedWriteSend final : public SendPath {
   bool ready_for_next(PlanState& p, SendSlot& slot) override;
   bool exchange_done(PlanState&, SendSlot&) override { return true; }  // packed: nothing of mine is read
   std::string describe_wait(const PlanState& p, const SendSlot& slot) const override;
+  std::string cannot_follow(const PlanState&, const SendSlot&, const MemoryMove&) const override { return {}; }
+  void follow(PlanState&, SendSlot&, const MemoryMove& move) override { pack.follow(move); }
 
  private:
   // The message leaves from here: a buffer of the slot's own, so threads driving different slots
@@ -47,6 +49,10 @@ class NotifiedWriteReceive final : public ReceivePath {
   explicit NotifiedWriteReceive(const SlotBuild& b);
   bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) override;
   std::string describe_wait(const PlanState& p, const ReceiveSlot& slot) const override;
+  std::string cannot_follow(const PlanState&, const ReceiveSlot&, const MemoryMove&) const override { return {}; }
+  void follow(PlanState&, ReceiveSlot&, const MemoryMove& move) override {
+    for (CopyProgram& program : unpack) program.follow(move);
+  }
 
  private:
   CopyProgram unpack[2];  // out of my half k % 2

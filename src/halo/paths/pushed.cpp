@@ -73,6 +73,11 @@ class PushedSend final : public SendPath {
   bool exchange_done(PlanState&, SendSlot&) override { return !is_pending(); }
   std::string describe_wait(const PlanState& p, const SendSlot& slot) const override;
   std::string not_acknowledged_hint(const SendSlot& slot) const override;
+  std::string cannot_follow(const PlanState&, const SendSlot&, const MemoryMove&) const override { return {}; }
+  void follow(PlanState&, SendSlot&, const MemoryMove& move) override {
+    push_.follow(move);
+    for (CopyProgram& pack : pack_into_) pack.follow(move);
+  }
   // Writes the pending message if the receiver is ready for it; false if it still is not.
   bool try_write(SendSlot& slot);
 
@@ -96,6 +101,12 @@ class PushedReceive final : public ReceivePath {
   void hand_over(PlanState&, ReceiveSlot& slot) override;
   bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) override;
   std::string describe_wait(const PlanState& p, const ReceiveSlot& slot) const override;
+  // The ghost cells are in a Segment (the sender writes into them); only the copies out of staging
+  // keep their addresses, and those never move.
+  std::string cannot_follow(const PlanState&, const ReceiveSlot&, const MemoryMove&) const override { return {}; }
+  void follow(PlanState&, ReceiveSlot&, const MemoryMove& move) override {
+    for (CopyProgram& unpack : unpack_) unpack.follow(move);
+  }
 
  private:
   const std::uint64_t* posted_ = nullptr;  // mine, written by the sender

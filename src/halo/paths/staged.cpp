@@ -33,6 +33,10 @@ class StagedSend final : public SendPath {
   std::string describe_wait(const PlanState& p, const SendSlot& slot) const override {
     return describe_peer_send_wait(p, slot, counters_, description);
   }
+  std::string cannot_follow(const PlanState&, const SendSlot&, const MemoryMove&) const override { return {}; }
+  void follow(PlanState&, SendSlot&, const MemoryMove& move) override {
+    for (CopyProgram& pack : pack_into_) pack.follow(move);
+  }
 
  private:
   PeerSendCounters counters_;
@@ -61,6 +65,10 @@ class StagedReceive final : public PeerReceiveEnd {
     return true;
   }
   const std::byte* view() const override { return last_; }
+  std::string cannot_follow(const PlanState&, const ReceiveSlot&, const MemoryMove&) const override { return {}; }
+  void follow(PlanState&, ReceiveSlot&, const MemoryMove& move) override {
+    for (CopyProgram& unpack : unpack_) unpack.follow(move);
+  }
 
  private:
   CopyProgram unpack_[2];  // out of staging half k % 2

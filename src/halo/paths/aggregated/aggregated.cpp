@@ -35,6 +35,10 @@ class AggregatedSend final : public SendPath {
   bool exchange_done(PlanState& p, SendSlot& slot) override;
   std::string describe_wait(const PlanState& p, const SendSlot& slot) const override;
   std::string not_acknowledged_hint(const SendSlot& slot) const override;
+  std::string cannot_follow(const PlanState&, const SendSlot&, const MemoryMove&) const override { return {}; }
+  void follow(PlanState&, SendSlot&, const MemoryMove& move) override {
+    for (CopyProgram& pack : pack_into) pack.follow(move);
+  }
 
  private:
   std::size_t pair = 0;              // in the plan's NodePairs
@@ -49,6 +53,10 @@ class AggregatedReceive final : public ReceivePath {
   void hand_over(PlanState& p, ReceiveSlot& slot) override;
   bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) override;
   std::string describe_wait(const PlanState& p, const ReceiveSlot& slot) const override;
+  std::string cannot_follow(const PlanState&, const ReceiveSlot&, const MemoryMove&) const override { return {}; }
+  void follow(PlanState&, ReceiveSlot&, const MemoryMove& move) override {
+    for (CopyProgram& program : unpack) program.follow(move);
+  }
 
  private:
   std::size_t pair = 0;

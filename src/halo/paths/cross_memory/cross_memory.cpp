@@ -10,6 +10,7 @@
 // the sender waits for it), so the automatic choice stages (docs/internals/plans.md).
 #include <unistd.h>
 
+#include <atomic>
 #include <ostream>
 
 #include "ghostwire/error.hpp"
@@ -27,17 +28,22 @@ namespace {
 const char* const description =
     "intra-node, cross-memory (the receiver reads the sender's private data with process_vm_readv)";
 
+// Runs of different regions stay apart where their memory meets (Plan::rebind may move one).
 std::vector<MemoryRun> runs_of(const std::vector<Piece>& pieces) {
   std::vector<MemoryRun> runs;
-  for (const Piece& piece : pieces)
+  const std::byte* last_base = nullptr;
+  for (const Piece& piece : pieces) {
+    const std::size_t region_first_run = piece.base == last_base ? 0 : runs.size();
+    last_base = piece.base;
     piece.layout->for_each_run([&](std::size_t first, std::size_t count) {
       const auto address = reinterpret_cast<std::uintptr_t>(piece.base + first * piece.element_size);
       const std::size_t bytes = count * piece.element_size;
-      if (!runs.empty() && runs.back().address + runs.back().bytes == address)
+      if (runs.size() > region_first_run && runs.back().address + runs.back().bytes == address)
         runs.back().bytes += bytes;
       else
         runs.push_back({address, bytes});
     });
+  }
   return runs;
 }
 
@@ -53,9 +59,50 @@ struct CrossMemoryPlanState final : PathPlanState {
   }
 };
 
+// Where a sender's runs are now, for its receiver, in the sender's shared memory of the slot: a
+// count of moves (Plan::rebind), then each run's address. Rewritten only when the sender's memory
+// moves, between exchanges; its next post (a release store) publishes it with the message.
+struct PublishedRuns {
+  std::uint64_t* moves;
+  std::uint64_t* addresses;
+};
+constexpr std::size_t published_header = 64;
+PublishedRuns published_runs(std::byte* memory) {
+  return {reinterpret_cast<std::uint64_t*>(memory), reinterpret_cast<std::uint64_t*>(memory + published_header)};
+}
+
+class CrossMemorySend final : public SendReadInPlace {
+ public:
+  explicit CrossMemorySend(const SlotBuild& b)
+      : SendReadInPlace(b, description), runs_(runs_of(b.mine)), published_(published_runs(b.my_shared_memory())) {
+    publish();
+  }
+  std::string cannot_follow(const PlanState&, const SendSlot&, const MemoryMove&) const override { return {}; }
+  void follow(PlanState&, SendSlot&, const MemoryMove& move) override {
+    bool moved = false;
+    for (MemoryRun& run : runs_) {
+      auto* address = reinterpret_cast<const std::byte*>(run.address);
+      if (!move.contains(address)) continue;
+      run.address += static_cast<std::uintptr_t>(move.delta);
+      moved = true;
+    }
+    if (moved) publish();
+  }
+
+ private:
+  void publish() {
+    for (std::size_t r = 0; r < runs_.size(); ++r) published_.addresses[r] = runs_[r].address;
+    std::atomic_ref<std::uint64_t>(*published_.moves).store(++moves_, std::memory_order_release);
+  }
+  std::vector<MemoryRun> runs_;
+  PublishedRuns published_;
+  std::uint64_t moves_ = 0;
+};
+
 class CrossMemoryReceive final : public PeerReceiveEnd {
  public:
-  explicit CrossMemoryReceive(const SlotBuild& b) : PeerReceiveEnd(b, description), mine_(runs_of(b.mine)) {
+  explicit CrossMemoryReceive(const SlotBuild& b)
+      : PeerReceiveEnd(b, description), mine_(runs_of(b.mine)), published_(published_runs(b.peer_shared_memory())) {
     WireReader in = b.peer_section();
     pid_ = static_cast<pid_t>(in.u64());
     theirs_.resize(in.count(16, "memory run"));
@@ -63,14 +110,30 @@ class CrossMemoryReceive final : public PeerReceiveEnd {
   }
   bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) override {
     if (!take_posted(p, slot, counters_, false)) return false;
+    follow_sender();
     read_process(pid_, slot.rank, theirs_, mine_);
     consume_from_peer(p, slot, counters_, receipt == Receipt::in_place ? Receipt::copy : receipt);
     return true;
   }
+  std::string cannot_follow(const PlanState&, const ReceiveSlot&, const MemoryMove&) const override { return {}; }
+  void follow(PlanState&, ReceiveSlot&, const MemoryMove& move) override {
+    for (MemoryRun& run : mine_)
+      if (move.contains(reinterpret_cast<const std::byte*>(run.address))) run.address += static_cast<std::uintptr_t>(move.delta);
+  }
 
  private:
+  // The sender's memory moved since its last message I read (the posted message I took with
+  // acquire was published after the move): read where its runs are now.
+  void follow_sender() {
+    const std::uint64_t moves = std::atomic_ref<std::uint64_t>(*published_.moves).load(std::memory_order_acquire);
+    if (moves == sender_moves_) return;
+    for (std::size_t r = 0; r < theirs_.size(); ++r) theirs_[r].address = published_.addresses[r];
+    sender_moves_ = moves;
+  }
   pid_t pid_ = 0;
   std::vector<MemoryRun> theirs_, mine_;  // the sender's data and my ghost cells, in message order
+  PublishedRuns published_;
+  std::uint64_t sender_moves_ = 1;  // the sender publishes its commit-time runs as move 1
 };
 
 // Collective: whether GHOSTWIRE_INTRA_PATH names the path on some rank (else nothing to probe), then
@@ -129,8 +192,13 @@ class CrossMemoryType final : public PathType {
       out.u64(run.bytes);
     }
   }
+  // The sender's runs, published where its receiver reads them (CrossMemorySend).
+  SlotMemory memory(const SlotSide& side) const override {
+    if (!side.sending) return {};
+    return {published_header + 8 * runs_of(pieces_of(*side.plan, *side.pieces)).size(), 0};
+  }
   std::unique_ptr<SendPath> build_send(const SlotBuild& b) const override {
-    return std::make_unique<SendReadInPlace>(b, ::ghostwire::detail::description);
+    return std::make_unique<CrossMemorySend>(b);
   }
   std::unique_ptr<ReceivePath> build_receive(const SlotBuild& b) const override {
     return std::make_unique<CrossMemoryReceive>(b);

@@ -55,6 +55,10 @@ class TwoSidedSend final : public SendPath {
   bool exchange_done(PlanState& p, SendSlot& slot) override;
   std::string describe_wait(const PlanState& p, const SendSlot& slot) const override;
   void release(PlanState& p, SendSlot& slot) override;
+  std::string cannot_follow(const PlanState&, const SendSlot&, const MemoryMove&) const override { return {}; }
+  void follow(PlanState&, SendSlot&, const MemoryMove& move) override {
+    for (CopyProgram& pack : pack_into) pack.follow(move);
+  }
 
   TwoSidedPlanState* state;
   std::byte* buffer[2] = {nullptr, nullptr};  // message k leaves from half k % 2, trailer after its data
@@ -75,6 +79,10 @@ class TwoSidedReceive final : public ReceivePath {
   bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) override;
   std::string describe_wait(const PlanState& p, const ReceiveSlot& slot) const override;
   void release(PlanState& p, ReceiveSlot& slot) override;
+  // A receive posted straight into the ghost cells (test_recv found nothing yet) holds their
+  // address: it must complete first. Otherwise the in-place receive is made again for the new run.
+  std::string cannot_follow(const PlanState& p, const ReceiveSlot& slot, const MemoryMove& move) const override;
+  void follow(PlanState& p, ReceiveSlot& slot, const MemoryMove& move) override;
 
   TwoSidedPlanState* state;
   std::byte* buffer[2] = {nullptr, nullptr};
@@ -89,11 +97,13 @@ class TwoSidedReceive final : public ReceivePath {
   // or finish() go straight into it, posted when the ghost cells are handed over.
   MPI_Request in_place_request[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // by parity, as the tags
   MPI_Datatype in_place_type = MPI_DATATYPE_NULL;  // the run, then the trailer at in_place_trailer
+  const std::byte* in_place_run = nullptr;
   std::byte* in_place_trailer = nullptr;
   bool in_place_posted = false;  // the next message's receive into the ghost cells is started
 
  private:
   bool receive_by_probe(PlanState& p, ReceiveSlot& slot, int parity);  // without persistent requests
+  void make_in_place_receives(PlanState& p, int rank, std::size_t bytes);
   void send_acknowledgement(PlanState& p, ReceiveSlot& slot, std::uint32_t sequence);
 };
 

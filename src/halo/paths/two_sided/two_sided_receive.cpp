@@ -70,12 +70,31 @@ TwoSidedReceive::TwoSidedReceive(const SlotBuild& b)
   if (const std::byte* run = single_run(b.mine)) {
     // The trailer's own word shares the acknowledgement's line (a line per slot is kept for it).
     path.in_place_trailer = base + 2 * half + sizeof(MessageTrailer);
-    path.in_place_type = in_place_datatype(run, b.bytes, path.in_place_trailer);
-    for (int parity = 0; parity < 2; ++parity)
-      check_mpi(MPI_Recv_init(MPI_BOTTOM, 1, path.in_place_type, b.rank, path.tag + parity, p.comm,
-                              &path.in_place_request[parity]),
-                "MPI_Recv_init");
+    path.in_place_run = run;
+    path.make_in_place_receives(p, b.rank, b.bytes);
   }
+}
+
+void TwoSidedReceive::make_in_place_receives(PlanState& p, int rank, std::size_t bytes) {
+  in_place_type = in_place_datatype(in_place_run, bytes, in_place_trailer);
+  for (int parity = 0; parity < 2; ++parity)
+    check_mpi(MPI_Recv_init(MPI_BOTTOM, 1, in_place_type, rank, tag + parity, p.comm, &in_place_request[parity]),
+              "MPI_Recv_init");
+}
+
+std::string TwoSidedReceive::cannot_follow(const PlanState&, const ReceiveSlot& slot, const MemoryMove& move) const {
+  if (!in_place_posted || !move.contains(in_place_run)) return {};
+  return "message " + std::to_string(next_sequence(slot.sequence)) +
+         " is being received into the region (a test_recv found it not yet there); wait_recv() before moving memory";
+}
+
+void TwoSidedReceive::follow(PlanState& p, ReceiveSlot& slot, const MemoryMove& move) {
+  for (CopyProgram& program : unpack) program.follow(move);
+  if (in_place_type == MPI_DATATYPE_NULL || !move.contains(in_place_run)) return;
+  for (MPI_Request& request : in_place_request) check_mpi(MPI_Request_free(&request), "MPI_Request_free");
+  check_mpi(MPI_Type_free(&in_place_type), "MPI_Type_free");
+  move.follow(in_place_run);
+  make_in_place_receives(p, slot.rank, slot.bytes);
 }
 
 void TwoSidedReceive::hand_over(PlanState&, ReceiveSlot& slot) {
