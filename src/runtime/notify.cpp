@@ -106,6 +106,17 @@ NotificationValue detail::notify_wait_general(Segment& segment, NotificationId i
   return value;
 }
 
+namespace {
+
+// The first of slots[0, count) that is set, or count.
+std::size_t lowest_set(std::uint32_t* slots, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i)
+    if (std::atomic_ref<std::uint32_t>(slots[i]).load(std::memory_order_relaxed) != 0) return i;
+  return count;
+}
+
+}  // namespace
+
 Notification notify_waitsome(Segment& segment, NotificationId first, std::size_t count) {
   detail::SegmentState& s = detail::segment_state(segment);
   if (count == 0) raise(Errc::invalid_argument, "notify_waitsome: count is 0, so nothing could ever arrive");
@@ -119,13 +130,14 @@ Notification notify_waitsome(Segment& segment, NotificationId first, std::size_t
   detail::wait_until(
       *s.w,
       [&] {
-        for (std::size_t i = 0; i < count; ++i) {
-          if (std::atomic_ref<std::uint32_t>(slots[i]).load(std::memory_order_relaxed) != 0) {
-            found = {static_cast<NotificationId>(first + i), detail::take(slots + i)};
-            return true;
-          }
-        }
-        return false;
+        std::size_t i = lowest_set(slots, count);
+        if (i == count) return false;
+        // A lower one may have been set while the scan went past it (a sender that notifies k and
+        // then k + 1 is seen at k + 1 only by a scan that read k before its store): look again
+        // below until none is, so the id returned is the lowest set at the last look.
+        for (std::size_t lower = lowest_set(slots, i); lower < i; lower = lowest_set(slots, i)) i = lower;
+        found = {static_cast<NotificationId>(first + i), detail::take(slots + i)};
+        return true;
       },
       [&] { return detail::describe_wait(s, first, count); }, notification_spin_polls(*s.w));
   return found;

@@ -89,6 +89,25 @@ TEST(Notify, TestResetAndNotifyWithoutData) {
   w.barrier();
 }
 
+// Two notifications set in order (k, then k + 1): notify_waitsome over both returns k, also when
+// its scan read k before the store and k + 1 after (it must look below again).
+TEST(Notify, WaitsomeReturnsTheLowestOfTwoSetInOrder) {
+  World& w = gwtest::world();
+  Segment segment(w, 0, 4);
+  const int right = (w.rank() + 1) % w.size();
+  for (NotificationValue round = 1; round <= 2000; ++round) {
+    notify(right, segment, 0, round);
+    notify(right, segment, 1, round);
+    const Notification lowest = notify_waitsome(segment, 0, 2);
+    ASSERT_EQ(lowest.id, 0u) << "round " << round << ": notification 1 returned before 0";
+    ASSERT_EQ(lowest.value, round);
+    ASSERT_EQ(notify_wait(segment, 1), round);
+    notify((w.rank() + w.size() - 1) % w.size(), segment, 2, round);  // the left rank may notify again
+    ASSERT_EQ(notify_wait(segment, 2), round);
+  }
+  w.barrier();
+}
+
 TEST(Notify, ZeroByteWriteWithOffsetAtEnd) {
   World& w = gwtest::world();
   Segment segment(w, 128, 2);
