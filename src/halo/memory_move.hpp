@@ -24,6 +24,12 @@ struct MemoryMove {
     if (contains(address))
       address = reinterpret_cast<T*>(reinterpret_cast<std::uintptr_t>(address) + static_cast<std::uintptr_t>(delta));
   }
+  // The same for an address kept as a number (a cross-memory run); true if it moved.
+  bool follow(std::uintptr_t& address) const {
+    if (!contains(reinterpret_cast<const void*>(address))) return false;
+    address += static_cast<std::uintptr_t>(delta);
+    return true;
+  }
 };
 
 }  // namespace ghostwire::detail

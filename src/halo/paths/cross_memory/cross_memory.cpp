@@ -80,12 +80,7 @@ class CrossMemorySend final : public SendReadInPlace {
   std::string cannot_follow(const PlanState&, const SendSlot&, const MemoryMove&) const override { return {}; }
   void follow(PlanState&, SendSlot&, const MemoryMove& move) override {
     bool moved = false;
-    for (MemoryRun& run : runs_) {
-      auto* address = reinterpret_cast<const std::byte*>(run.address);
-      if (!move.contains(address)) continue;
-      run.address += static_cast<std::uintptr_t>(move.delta);
-      moved = true;
-    }
+    for (MemoryRun& run : runs_) moved |= move.follow(run.address);
     if (moved) publish();
   }
 
@@ -117,8 +112,7 @@ class CrossMemoryReceive final : public PeerReceiveEnd {
   }
   std::string cannot_follow(const PlanState&, const ReceiveSlot&, const MemoryMove&) const override { return {}; }
   void follow(PlanState&, ReceiveSlot&, const MemoryMove& move) override {
-    for (MemoryRun& run : mine_)
-      if (move.contains(reinterpret_cast<const std::byte*>(run.address))) run.address += static_cast<std::uintptr_t>(move.delta);
+    for (MemoryRun& run : mine_) move.follow(run.address);
   }
 
  private:
