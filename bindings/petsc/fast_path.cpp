@@ -8,8 +8,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
+#include "core_fast_path.hpp"
 #include "cross_memory.hpp"
 #include "node_fast_path.hpp"
 #include "sf_ghostwire.hpp"
@@ -221,6 +223,12 @@ PetscErrorCode create_node_path(PetscSF sf, std::unique_ptr<FastPath>* fast) {
     if (!peers) PetscFunctionReturn(0);  // nothing for the fast path: all to the inner basic SF
     PetscCall(build_remote_sf(sf, world, &remote));
     PetscCall(exchange_offsets(sf, &graph));
+    const char* protocol = std::getenv("GHOSTWIRE_PETSC_PROTOCOL");
+    if (protocol && std::string(protocol) == "core") {
+      graph.transfer = d.transfer;
+      *fast = std::make_unique<CoreFastPath>(world, std::move(graph), remote);
+      PetscFunctionReturn(0);
+    }
     PetscCall(set_up_transfer(sf, d.transfer, &graph));
     *fast = std::make_unique<NodeFastPath>(world, std::move(graph), remote);
   } catch (const std::exception& e) {

@@ -23,78 +23,17 @@ NotificationId ack_slot(const ghostwire::World& world, int half, int reader) {
 
 const char* name(Direction direction) { return direction == Direction::bcast ? "Bcast" : "Reduce"; }
 
-// One side of a direction: the peers, and each one's units (offset) at indices (index) in my array.
-struct Side {
-  const std::vector<int>& peers;
-  const std::vector<PetscInt>& offset;
-  const std::vector<PetscInt>& index;
-  const std::vector<PetscInt>& area;  // where each peer's units go in my message area
-  PetscInt units(std::size_t p) const { return offset[p + 1] - offset[p]; }
-  int position_of(int rank) const {
-    auto at = std::find(peers.begin(), peers.end(), rank);
-    return at == peers.end() ? -1 : static_cast<int>(at - peers.begin());
-  }
-};
-
 // The half of a node peer's part this link's operation uses (parts differ in size between ranks).
 const std::byte* peer_half(const Link& link, int peer) {
   return link.segment->peer_data(peer) + static_cast<std::size_t>(link.half) * (link.segment->fast_path().sizes[peer] / 2);
-}
-
-bool repeats(const PetscInt* index, PetscInt n) {
-  std::vector<PetscInt> sorted(static_cast<std::size_t>(n));
-  std::copy_n(index, n, sorted.begin());
-  std::sort(sorted.begin(), sorted.end());
-  return std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
-}
-
-// For reading peer p's units from its array: `from` holds the sender's indices, laid out as mine.
-void cross_memory_runs(const Side& receive, const std::vector<PetscInt>& from, std::size_t p, DirectionRuns* d) {
-  const PetscInt* theirs = from.data() + receive.offset[p];
-  const PetscInt* mine = receive.index.data() + receive.offset[p];
-  d->remote.push_back(runs_of(theirs, 0, nullptr, 0, receive.units(p)));
-  d->direct.push_back(repeats(mine, receive.units(p)) ? std::vector<Run>{}
-                                                      : runs_of(theirs, 0, mine, 0, receive.units(p)));
-}
-
-// Packing runs put peer p's units at area[p] of my area (my own units at the start of a private
-// buffer); combining runs read a peer's units from the start of what it packed for me.
-DirectionRuns runs_of_direction(const Side& send, const Side& receive, const std::vector<PetscInt>& from, int me) {
-  DirectionRuns d;
-  for (std::size_t p = 0; p < send.peers.size(); ++p) {
-    auto runs = runs_of(send.index.data() + send.offset[p], 0, nullptr, send.area[p], send.units(p));
-    d.send_runs.push_back(runs.size());
-    d.pack.push_back(runs_pay(runs, send.units(p)) ? std::move(runs) : std::vector<Run>{});
-  }
-  for (std::size_t p = 0; p < receive.peers.size(); ++p) {
-    auto runs = runs_of(nullptr, 0, receive.index.data() + receive.offset[p], 0, receive.units(p));
-    d.combine.push_back(runs_pay(runs, receive.units(p)) ? std::move(runs) : std::vector<Run>{});
-  }
-  d.self_send = send.position_of(me);
-  d.self_receive = receive.position_of(me);
-  for (std::size_t p = 0; p < receive.peers.size() && !from.empty(); ++p) {
-    if (static_cast<int>(p) != d.self_receive) {
-      cross_memory_runs(receive, from, p, &d);
-    } else {  // my own units are never read by cross-memory attach
-      d.remote.emplace_back();
-      d.direct.emplace_back();
-    }
-  }
-  if (d.self_send >= 0 && d.self_receive >= 0) {
-    const auto s = static_cast<std::size_t>(d.self_send), r = static_cast<std::size_t>(d.self_receive);
-    d.self = runs_of(send.index.data() + send.offset[s], 0, receive.index.data() + receive.offset[r], 0, send.units(s));
-  }
-  return d;
 }
 
 }  // namespace
 
 NodeFastPath::NodeFastPath(ghostwire::World& world, NodeGraph graph, PetscSF remote)
     : world_(world), graph_(std::move(graph)), remote_(remote) {
-  const Side roots{graph_.root_ranks, graph_.roffset, graph_.rmine, graph_.rarea};      // my leaves, by root rank
-  const Side leaves{graph_.leaf_ranks, graph_.ioffset, graph_.irootloc, graph_.iarea};  // my roots, by leaf rank
-  bcast_runs_ = runs_of_direction(leaves, roots, graph_.from_root, world_.rank());
-  reduce_runs_ = runs_of_direction(roots, leaves, graph_.from_leaf, world_.rank());
+  bcast_runs_ = runs_of_direction(graph_, Direction::bcast, world_.rank());
+  reduce_runs_ = runs_of_direction(graph_, Direction::reduce, world_.rank());
 }
 
 NodeFastPath::~NodeFastPath() = default;  // collective: the links' Segments, in creation order

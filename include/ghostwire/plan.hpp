@@ -143,6 +143,12 @@ class Plan {
   // ghostwire call (docs/plans.md, "One message per pair of nodes").
   Plan& aggregate(Aggregation mode);
 
+  // Before commit: the path between node peers this plan takes for every slot it can serve, by
+  // its name in describe() ("staged", "cross-memory", a path the program registered), as
+  // GHOSTWIRE_INTRA_PATH does for every plan; "auto" for the automatic choice whatever the
+  // settings say. A name no path has is an error at commit (docs/internals/paths.md).
+  Plan& intra_path(const std::string& name);
+
   // Before commit, on both sides: the message of (channel, neighbour) that this rank sends (receives)
   // cut into partitions, given as element counts in message order that add up to the message's
   // elements, or as `count` partitions as equal as can be (the first ones one element longer). The
@@ -188,6 +194,8 @@ class Plan {
   // caller reads it at view() and must call release() when done, before which the sender cannot
   // reuse its data. For a slot without a view this is test_recv (copied and consumed).
   bool test_recv_in_place(std::size_t channel, int neighbour);
+  // The same, waiting until the message has arrived.
+  void wait_recv_in_place(std::size_t channel, int neighbour);
   // Done reading the message received in place: acknowledges it (with acknowledge_by_reply, with
   // the next send() on the slot or acknowledge()). No-op if the last message was copied.
   void release(std::size_t channel, int neighbour);
@@ -244,6 +252,11 @@ class Plan {
   // pushed; inter-node two-sided message or notified write), how inter-node slots travel and why,
   // and traffic()'s counts.
   std::string describe() const;
+  // After commit: the name of the path the message of (channel, neighbour) takes from this rank
+  // (to it), as describe() and GHOSTWIRE_INTRA_PATH name it; a message in two parts names both
+  // ("in-place+staged").
+  std::string send_path(std::size_t channel, int neighbour) const;
+  std::string receive_path(std::size_t channel, int neighbour) const;
   // What one exchange() of the committed plan sends from this rank (Errc::state before commit).
   PlanTraffic traffic() const;
 

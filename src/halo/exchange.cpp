@@ -145,9 +145,9 @@ bool test_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt, Scope scope)
   return all;
 }
 
-void wait_receive(PlanState& p, ReceiveSlot& slot, Scope scope) {
+void wait_receive(PlanState& p, ReceiveSlot& slot, Scope scope, Receipt receipt) {
   wait_until(
-      *p.w, [&] { progress_paths(p); return test_receive(p, slot, Receipt::copy, scope); },
+      *p.w, [&] { progress_paths(p); return test_receive(p, slot, receipt, scope); },
       [&] { return describe_wait(p, slot); }, p.spin_polls);
   if (scope == Scope::whole) note_whole_receipt(p, slot);
 }

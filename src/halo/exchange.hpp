@@ -33,7 +33,7 @@ void wait_send(PlanState& p, SendSlot& slot, Scope scope = Scope::whole);
 // Refused while start() has the slot's message (Errc::state naming `call`).
 void prepare_receive(PlanState& p, ReceiveSlot& slot, Scope scope, const char* call);
 bool test_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt, Scope scope = Scope::whole);
-void wait_receive(PlanState& p, ReceiveSlot& slot, Scope scope = Scope::whole);
+void wait_receive(PlanState& p, ReceiveSlot& slot, Scope scope = Scope::whole, Receipt receipt = Receipt::copy);
 void acknowledge_parts(PlanState& p, ReceiveSlot& slot);
 
 // exchange() in two halves over the given slot lists (all, or one channel's).

@@ -177,6 +177,16 @@ Plan& Plan::aggregate(Aggregation mode) {
   return *this;
 }
 
+Plan& Plan::intra_path(const std::string& name) {
+  PlanState& p = detail::require_state(state_, "Plan::intra_path");
+  if (p.committed)
+    raise(Errc::state, "Plan::intra_path: plan " + std::to_string(p.id) +
+                           " is already committed; choose the path between node peers before commit()");
+  if (name.empty()) raise(Errc::invalid_argument, "Plan::intra_path: the name is empty (\"auto\" for the automatic choice)");
+  p.intra_path = name;
+  return *this;
+}
+
 void Plan::commit() {
   PlanState& p = detail::require_state(state_, "Plan::commit");
   if (p.committed) raise(Errc::state, "Plan::commit: plan " + std::to_string(p.id) + " is already committed");
@@ -215,6 +225,35 @@ World& Plan::world() const { return *detail::require_state(state_, "Plan::world"
 const std::vector<int>& Plan::neighbours() const { return detail::require_state(state_, "Plan::neighbours").neighbours; }
 std::size_t Plan::channels() const { return detail::require_state(state_, "Plan::channels").user_channels; }
 int Plan::id() const { return detail::require_state(state_, "Plan::id").id; }
+
+namespace {
+
+// A slot's path by name, both parts of a split message ("in-place+staged").
+template <class Slot>
+std::string path_names_of(const std::vector<Slot>& slots, std::int32_t index) {
+  std::string names;
+  for (; index >= 0; index = slots[static_cast<std::size_t>(index)].next_part) {
+    const Slot& slot = slots[static_cast<std::size_t>(index)];
+    if (!names.empty()) names += "+";
+    names += slot.type->name();
+    if (slot.next_part >= 0 && slots[static_cast<std::size_t>(slot.next_part)].part == 0) break;  // the next partition
+  }
+  return names;
+}
+
+}  // namespace
+
+std::string Plan::send_path(std::size_t channel, int neighbour) const {
+  PlanState& p = *state_;
+  detail::require_committed(detail::require_state(state_, "Plan::send_path"), "Plan::send_path");
+  return path_names_of(p.sends, detail::send_index(p, channel, neighbour, "Plan::send_path"));
+}
+
+std::string Plan::receive_path(std::size_t channel, int neighbour) const {
+  PlanState& p = *state_;
+  detail::require_committed(detail::require_state(state_, "Plan::receive_path"), "Plan::receive_path");
+  return path_names_of(p.receives, detail::receive_index(p, channel, neighbour, "Plan::receive_path"));
+}
 
 std::string Plan::describe() const {
   const PlanState& p = detail::require_state(state_, "Plan::describe");

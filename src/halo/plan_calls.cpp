@@ -184,19 +184,36 @@ const std::byte* Plan::view(std::size_t channel, int neighbour) const {
   return slot.next_part < 0 ? detail::view(slot) : nullptr;  // a split or partitioned message is in several places
 }
 
+namespace {
+
+// The slot of a receive in place, after checking that its last message was released.
+detail::ReceiveSlot& in_place_slot(PlanState& p, std::int32_t index, const char* call) {
+  detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
+  if (slot.held)
+    raise(Errc::state, std::string(call) + ": " + p.slot_name(slot.channel, slot.rank) + " of plan " +
+                           std::to_string(p.id) + ": message " + std::to_string(slot.sequence) +
+                           " is still held in place; call release() when done reading it");
+  detail::prepare_receive(p, slot, Scope::whole, call);
+  return slot;
+}
+
+}  // namespace
+
 bool Plan::test_recv_in_place(std::size_t channel, int neighbour) {
   PlanState& p = committed_state(state_, "Plan::test_recv_in_place");
   const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::test_recv_in_place");
   const SlotCall use(p, false, index, Scope::whole, "Plan::test_recv_in_place");
-  detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
-  if (slot.held)
-    raise(Errc::state, "Plan::test_recv_in_place: " + p.slot_name(slot.channel, neighbour) + " of plan " +
-                           std::to_string(p.id) + ": message " + std::to_string(slot.sequence) +
-                           " is still held in place; call release() when done reading it");
-  detail::prepare_receive(p, slot, Scope::whole, "Plan::test_recv_in_place");
+  detail::ReceiveSlot& slot = in_place_slot(p, index, "Plan::test_recv_in_place");
   if (!detail::test_receive(p, slot, detail::Receipt::in_place)) return false;
   detail::note_whole_receipt(p, slot);
   return true;
+}
+
+void Plan::wait_recv_in_place(std::size_t channel, int neighbour) {
+  PlanState& p = committed_state(state_, "Plan::wait_recv_in_place");
+  const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::wait_recv_in_place");
+  const SlotCall use(p, false, index, Scope::whole, "Plan::wait_recv_in_place");
+  detail::wait_receive(p, in_place_slot(p, index, "Plan::wait_recv_in_place"), Scope::whole, detail::Receipt::in_place);
 }
 
 void Plan::release(std::size_t channel, int neighbour) {

@@ -72,6 +72,9 @@ struct PlanState {
   // path decides at commit).
   Aggregation aggregation = Aggregation::automatic;
   bool aggregation_chosen_by_plan = false;
+  // The path between node peers this plan takes where it can (Plan::intra_path); empty: as the
+  // World's settings say (GHOSTWIRE_INTRA_PATH).
+  std::string intra_path;
   // The reverse exchange (halo/reverse.hpp): asked for before commit, built by it; null without.
   bool reverse_wanted = false;
   std::unique_ptr<ReverseState> reverse;

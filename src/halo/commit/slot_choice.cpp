@@ -76,15 +76,16 @@ void finish_side(const PlanState& p, SideChoice& choice, const PathType* forced)
 }  // namespace
 
 const PathType* forced_intra_path(const PlanState& p) {
-  const std::string name = intra_path_setting(p.w->settings);
+  const std::string name = p.intra_path.empty() ? intra_path_setting(p.w->settings) : p.intra_path;
   if (name == "auto") return nullptr;
+  const std::string source = p.intra_path.empty() ? "GHOSTWIRE_INTRA_PATH='" + name + "'"
+                                                  : "Plan::intra_path(\"" + name + "\") of plan " + std::to_string(p.id);
   const PathType* type = find_path(name);
   if (type == nullptr)
-    raise(Errc::invalid_argument, "GHOSTWIRE_INTRA_PATH='" + name + "' names no message path (the paths: " +
-                                      path_names() + ")");
+    raise(Errc::invalid_argument, source + " names no message path (the paths: " + path_names() + ")");
   if (type->between_nodes())
-    raise(Errc::invalid_argument, "GHOSTWIRE_INTRA_PATH='" + name + "' names a path between nodes; it takes " +
-                                      "one between node peers (the paths: " + path_names() + ")");
+    raise(Errc::invalid_argument, source + " names a path between nodes; it takes one between node peers (the paths: " +
+                                      path_names() + ")");
   return type;
 }
 

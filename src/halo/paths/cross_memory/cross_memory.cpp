@@ -16,6 +16,7 @@
 #include "ghostwire/error.hpp"
 #include "halo/collective.hpp"
 #include "halo/commit/slot_build.hpp"
+#include "halo/commit/slot_choice.hpp"
 #include "halo/commit/slot_parts.hpp"
 #include "halo/paths/cross_memory/process_read.hpp"
 #include "halo/paths/node_peer.hpp"
@@ -54,7 +55,7 @@ struct CrossMemoryPlanState final : PathPlanState {
   std::string why;
   void describe(const PlanState&, std::ostream& text) const override {
     if (asked && !works)
-      text << "  cross-memory attach (GHOSTWIRE_INTRA_PATH=cross-memory) does not work here: " << why
+      text << "  cross-memory attach (asked for by GHOSTWIRE_INTRA_PATH or Plan::intra_path) does not work here: " << why
            << "; node peers' messages took the other paths\n";
   }
 };
@@ -130,12 +131,13 @@ class CrossMemoryReceive final : public PeerReceiveEnd {
   std::uint64_t sender_moves_ = 1;  // the sender publishes its commit-time runs as move 1
 };
 
-// Collective: whether GHOSTWIRE_INTRA_PATH names the path on some rank (else nothing to probe), then
+// Collective: whether GHOSTWIRE_INTRA_PATH or Plan::intra_path names the path on some rank (else nothing to probe), then
 // every rank reads each node peer it receives from once; the path works only if all of them could.
 std::unique_ptr<PathPlanState> probe_peers(PlanState& p, const std::string& context) {
   auto state = std::make_unique<CrossMemoryPlanState>();
   WorldState& w = *p.w;
-  int wanted = w.settings.intra_path == IntraPath::named && w.settings.intra_path_name == "cross-memory" ? 1 : 0;
+  const PathType* forced = forced_intra_path(p);
+  int wanted = forced != nullptr && std::string(forced->name()) == "cross-memory" ? 1 : 0;
   MPI_Request request;
   check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &wanted, 1, MPI_INT, MPI_MAX, p.comm, &request), "MPI_Iallreduce");
   wait_request(w, request, context + ": whether a rank asks for cross-memory attach");

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "core_fast_path.hpp"
+
+#include <ghostwire/error.hpp>
+#include <ghostwire/layout.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace gwpetsc {
+namespace {
+
+const char* name(Direction direction) { return direction == Direction::bcast ? "Bcast" : "Reduce"; }
+
+// Every node peer of mine, on either side of the graph, once: the same relation on both ends, as a
+// Plan's neighbours must be.
+std::vector<int> node_peers(const NodeGraph& g, int me) {
+  std::vector<int> peers(g.root_ranks);
+  peers.insert(peers.end(), g.leaf_ranks.begin(), g.leaf_ranks.end());
+  std::sort(peers.begin(), peers.end());
+  peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
+  peers.erase(std::remove(peers.begin(), peers.end(), me), peers.end());
+  return peers;
+}
+
+std::vector<std::size_t> indices_of(const Side& side, std::size_t p) {
+  return std::vector<std::size_t>(side.index.begin() + side.offset[p], side.index.begin() + side.offset[p + 1]);
+}
+
+}  // namespace
+
+CoreFastPath::CoreFastPath(ghostwire::World& world, NodeGraph graph, PetscSF remote)
+    : world_(world), graph_(std::move(graph)), neighbours_(node_peers(graph_, world.rank())), remote_(remote) {
+  bcast_runs_ = runs_of_direction(graph_, Direction::bcast, world_.rank());
+  reduce_runs_ = runs_of_direction(graph_, Direction::reduce, world_.rank());
+}
+
+CoreFastPath::~CoreFastPath() = default;  // the links' plans, in creation order, on every rank alike
+
+bool CoreFastPath::busy() const {
+  return std::any_of(links_.begin(), links_.end(), [](const auto& link) { return link->in_use; });
+}
+
+FastPath::Counts CoreFastPath::counts() const {
+  Counts c = counts_;
+  c.links = static_cast<long>(links_.size());
+  return c;
+}
+
+// A plan for one direction and unit size: a message to each peer I send to, from the source region
+// (my root array in Bcast, my leaf array in Reduce) at my indices for that peer; from each peer I
+// receive from, a message into its place in `arrivals` (used only when a message is not read in place).
+void CoreFastPath::make_plan(const CoreLink& link, CorePlan& made) const {
+  const Side send = sending_side(graph_, link.direction), receive = receiving_side(graph_, link.direction);
+  const int me = world_.rank();
+  const std::size_t unit_bytes = link.unit_bytes;
+  made.plan = std::make_unique<ghostwire::Plan>(world_, neighbours_, 1);
+  if (graph_.transfer != Transfer::automatic)
+    made.plan->intra_path(graph_.transfer == Transfer::cma ? "cross-memory" : "staged");
+  const PetscInt extent = link.direction == Direction::bcast ? graph_.root_extent : graph_.leaf_extent;
+  made.placeholder.resize(static_cast<std::size_t>(std::max<PetscInt>(extent, 1)) * unit_bytes);
+  made.source = made.plan->add_memory(made.placeholder.data(), made.placeholder.size(), unit_bytes);
+  PetscInt arriving = 0;
+  for (std::size_t p = 0; p < receive.peers.size(); ++p)
+    if (receive.peers[p] != me) arriving += receive.units(p);
+  made.arrivals.resize(static_cast<std::size_t>(std::max<PetscInt>(arriving, 1)) * unit_bytes);
+  const ghostwire::Region arrivals = made.plan->add_memory(made.arrivals.data(), made.arrivals.size(), unit_bytes);
+  for (std::size_t p = 0; p < send.peers.size(); ++p)
+    if (send.peers[p] != me)
+      made.plan->add_send(0, send.peers[p], made.source, ghostwire::Layout::indices(indices_of(send, p)));
+  for (std::size_t p = 0; p < receive.peers.size(); ++p) {
+    if (receive.peers[p] == me) continue;
+    made.plan->add_receive(0, receive.peers[p], arrivals,
+                           ghostwire::Layout::contiguous(static_cast<std::size_t>(receive.area[p]),
+                                                         static_cast<std::size_t>(receive.units(p))));
+  }
+  made.plan->commit();
+}
+
+std::unique_ptr<CoreLink> CoreFastPath::make_link(Direction direction, std::size_t unit_bytes) const {
+  auto link = std::make_unique<CoreLink>();
+  link->direction = direction;
+  link->unit_bytes = unit_bytes;
+  const Side send = sending_side(graph_, direction);
+  link->sends = std::any_of(send.peers.begin(), send.peers.end(), [me = world_.rank()](int peer) { return peer != me; });
+  for (CorePlan& plan : link->plans) make_plan(*link, plan);
+  count_paths(*link);
+  return link;
+}
+
+// How my messages go (for -info and the tests), and a forced cross-memory attach that cannot be
+// had stops with the core's reason.
+void CoreFastPath::count_paths(CoreLink& link) const {
+  const Side send = sending_side(graph_, link.direction);
+  for (int peer : send.peers) {
+    if (peer == world_.rank()) continue;
+    const bool read = link.plans[0].plan->send_path(0, peer) == "cross-memory";
+    ++(read ? link.read : link.staged);
+    if (read || graph_.transfer != Transfer::cma) continue;
+    const std::string text = link.plans[0].plan->describe(), said = "does not work here: ";
+    const std::size_t at = text.find(said);
+    const std::string why = at == std::string::npos ? "the plan chose " + link.plans[0].plan->send_path(0, peer)
+                                                    : text.substr(at + said.size(), text.find(';', at) - at - said.size());
+    ghostwire::raise(ghostwire::Errc::unsupported,
+                     "-sf_ghostwire_transfer cma, but cross-memory attach does not work: " + why);
+  }
+}
+
+// A free link of this direction and unit size, or a new one. Every rank makes the same choice
+// (PETSc calls Begin and End collectively, in the same order), so a new plan is committed on every
+// rank together.
+CoreLink& CoreFastPath::acquire(Direction direction, std::size_t unit_bytes) {
+  for (auto& link : links_)
+    if (!link->in_use && link->direction == direction && link->unit_bytes == unit_bytes) return *link;
+  links_.push_back(make_link(direction, unit_bytes));
+  return *links_.back();
+}
+
+// Whether this operation writes where it reads (root and leaf arrays overlap): my own units are
+// then staged, so that every unit is read before any is written, as basic does.
+bool CoreFastPath::arrays_overlap(const CoreLink& link) const {
+  if (!link.rootdata || !link.leafdata) return false;
+  const auto* root = static_cast<const std::byte*>(link.rootdata);
+  const auto* leaf = static_cast<const std::byte*>(link.leafdata);
+  const std::size_t bytes = link.decoded.bytes;
+  return root < leaf + static_cast<std::size_t>(graph_.leaf_extent) * bytes &&
+         leaf < root + static_cast<std::size_t>(graph_.root_extent) * bytes;
+}
+
+// My own units, copied aside in this process's memory (no peer reads them).
+void CoreFastPath::stage_self(CoreLink& link, const void* data) {
+  const Side send = sending_side(graph_, link.direction);
+  const DirectionRuns& r = runs(link);
+  const auto s = static_cast<std::size_t>(r.self_send);
+  const PetscInt n = send.units(s);
+  link.self_staged.resize(static_cast<std::size_t>(n) * link.decoded.bytes);
+  if (!r.pack[s].empty()) copy_runs(r.pack[s], link.self_staged.data(), data, link.decoded.bytes);
+  else pack(data, send.index.data() + send.offset[s], n, link.decoded.bytes, link.self_staged.data());
+}
+
+// My units to every peer, one message each, once the message before on each slot is acknowledged.
+void CoreFastPath::send(CoreLink& link) {
+  const bool bcast = link.direction == Direction::bcast;
+  const void* data = bcast ? link.rootdata : link.leafdata;
+  const Side side = sending_side(graph_, link.direction);
+  const PetscInt units = side.offset.back();
+  if (units > 0 && data == nullptr)
+    ghostwire::raise(ghostwire::Errc::invalid_argument,
+                     std::string("PetscSF ghostwire: ") + (bcast ? "rootdata" : "leafdata") + " is NULL but " +
+                         std::to_string(units) + " units of it are sent from " + world_.where());
+  const DirectionRuns& r = runs(link);
+  link.direct_self = r.self_send >= 0 && r.self_receive >= 0 && !arrays_overlap(link);
+  if (r.self_send >= 0 && r.self_receive >= 0 && !link.direct_self) stage_self(link, data);
+  if (!link.sends) return;
+  CorePlan& turn = link.plans[link.turn];
+  for (int peer : side.peers)
+    if (peer != world_.rank()) turn.plan->wait_send(0, peer);
+  if (data != turn.bound) {
+    turn.plan->rebind(turn.source, const_cast<void*>(data));
+    turn.bound = data;
+  }
+  for (int peer : side.peers)
+    if (peer != world_.rank()) turn.plan->send(0, peer);
+  counts_.staged += link.staged;
+  counts_.read += link.read;
+}
+
+// Peer p's units (at `units`, in the order of my indices for it) combined into my array.
+void CoreFastPath::combine_from(const CoreLink& link, std::size_t p, void* data, const void* units) const {
+  const Side side = receiving_side(graph_, link.direction);
+  const DirectionRuns& r = runs(link);
+  if (!r.combine[p].empty()) combine_runs(r.combine[p], data, units, link.decoded, link.combine);
+  else link.unpack(data, side.index.data() + side.offset[p], side.units(p), link.decoded.count, units);
+}
+
+// Every peer's units combined into my array in PETSc's rank order, each read where the path left it.
+// Where peers read my array (cross-memory attach), my array may change only once they have: every
+// message is received first, then their acknowledgements waited for, then all combined.
+void CoreFastPath::receive(CoreLink& link) {
+  const bool bcast = link.direction == Direction::bcast;
+  void* data = const_cast<void*>(bcast ? link.leafdata : link.rootdata);
+  const Side side = receiving_side(graph_, link.direction);
+  if (side.offset.back() > 0 && data == nullptr)
+    ghostwire::raise(ghostwire::Errc::invalid_argument,
+                     std::string("PetscSF ghostwire: ") + (bcast ? "leafdata" : "rootdata") + " is NULL but " +
+                         std::to_string(side.offset.back()) + " units arrive for it at " + world_.where());
+  const DirectionRuns& r = runs(link);
+  CorePlan& turn = link.plans[link.turn];
+  const int me = world_.rank();
+  if (link.read > 0) {
+    for (int peer : side.peers)
+      if (peer != me) turn.plan->wait_recv_in_place(0, peer);
+    for (int peer : sending_side(graph_, link.direction).peers)
+      if (peer != me) turn.plan->wait_send(0, peer);
+  }
+  for (std::size_t p = 0; p < side.peers.size(); ++p) {
+    if (static_cast<int>(p) == r.self_receive) {  // in its place in the rank order
+      if (link.direct_self) combine_runs(r.self, data, bcast ? link.rootdata : link.leafdata, link.decoded, link.combine);
+      else combine_from(link, p, data, link.self_staged.data());
+      continue;
+    }
+    const int peer = side.peers[p];
+    if (link.read == 0) turn.plan->wait_recv_in_place(0, peer);
+    const std::byte* units = turn.plan->view(0, peer);
+    if (!units) units = turn.arrivals.data() + static_cast<std::size_t>(side.area[p]) * link.unit_bytes;
+    combine_from(link, p, data, units);
+    turn.plan->release(0, peer);
+  }
+}
+
+// The edges between nodes, by the remote SF: Begin before my messages (its messages leave first),
+// End after the node peers' units are combined. Leaves of the two SFs are distinct; a root may be
+// combined from both, node peers first.
+PetscErrorCode CoreFastPath::remote_begin(const CoreLink& link, PetscMemType rootmtype, PetscMemType leafmtype, MPI_Op op) {
+  void* leafdata = const_cast<void*>(link.leafdata);
+  void* rootdata = const_cast<void*>(link.rootdata);
+  PetscFunctionBegin;
+  if (!remote_) PetscFunctionReturn(0);
+  if (link.direction == Direction::bcast)
+    PetscCall(PetscSFBcastWithMemTypeBegin(remote_, link.unit, rootmtype, rootdata, leafmtype, leafdata, op));
+  else PetscCall(PetscSFReduceWithMemTypeBegin(remote_, link.unit, leafmtype, leafdata, rootmtype, rootdata, op));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode CoreFastPath::remote_end(const CoreLink& link, MPI_Op op) {
+  void* leafdata = const_cast<void*>(link.leafdata);
+  void* rootdata = const_cast<void*>(link.rootdata);
+  PetscFunctionBegin;
+  if (!remote_) PetscFunctionReturn(0);
+  if (link.direction == Direction::bcast) PetscCall(PetscSFBcastEnd(remote_, link.unit, rootdata, leafdata, op));
+  else PetscCall(PetscSFReduceEnd(remote_, link.unit, leafdata, rootdata, op));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode CoreFastPath::begin(Direction direction, MPI_Datatype unit, PetscMemType rootmtype, const void* rootdata,
+                                   PetscMemType leafmtype, const void* leafdata, MPI_Op op, PetscBool* taken) {
+  Unit decoded;
+  UnpackFunction unpack = nullptr;
+  CombineRun combine = nullptr;
+  PetscFunctionBegin;
+  *taken = PETSC_FALSE;
+  if (PetscMemTypeHost(rootmtype) && PetscMemTypeHost(leafmtype) && decode_unit(unit, &decoded)) {
+    unpack = unpack_function(decoded.element, op);
+    combine = combine_run_function(decoded.element, op);
+  }
+  if (!unpack) {
+    ++counts_.declined;
+    PetscFunctionReturn(0);
+  }
+  CoreLink* link = nullptr;
+  try {
+    link = &acquire(direction, decoded.bytes);
+  } catch (const std::exception& e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s Begin failed: %s", name(direction), e.what());
+  }
+  link->in_use = true;
+  link->turn = static_cast<int>(link->uses++ & 1);
+  link->begun = ++begun_;
+  link->unit = unit;
+  link->rootdata = rootdata;
+  link->leafdata = leafdata;
+  link->decoded = decoded;
+  link->unpack = unpack;
+  link->combine = combine;
+  PetscCall(remote_begin(*link, rootmtype, leafmtype, op));
+  try {
+    send(*link);
+  } catch (const std::exception& e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s Begin failed: %s", name(direction), e.what());
+  }
+  ++(direction == Direction::bcast ? counts_.bcast : counts_.reduce);
+  *taken = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode CoreFastPath::end(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata,
+                                 MPI_Op op, PetscBool* taken) {
+  CoreLink* found = nullptr;
+  PetscFunctionBegin;
+  for (auto& link : links_)
+    if (link->in_use && link->direction == direction && link->unit == unit && link->rootdata == rootdata &&
+        link->leafdata == leafdata && (!found || link->begun < found->begun))
+      found = link.get();
+  *taken = found ? PETSC_TRUE : PETSC_FALSE;
+  if (!found) PetscFunctionReturn(0);
+  try {
+    receive(*found);
+  } catch (const std::exception& e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s End failed: %s", name(direction), e.what());
+  }
+  PetscCall(remote_end(*found, op));
+  found->in_use = false;
+  PetscFunctionReturn(0);
+}
+
+}  // namespace gwpetsc

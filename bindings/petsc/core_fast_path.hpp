@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The fast path on the halo core's message paths. Each in-flight operation holds a link: a
+// ghostwire Plan over this rank's node peers for one direction and unit size, one message per peer
+// I send to, my units of it taken from my array (a private region of the plan, rebound to each
+// operation's array). The core's path carries it (staged: packed by me into my shared staging, one
+// half per message, so the next operation need not wait for this one's readers); the receiver
+// reads each message where it is (Plan::view), combines it into its array with the MPI_Op in
+// PETSc's rank order and releases it. Edges between nodes go through `remote`, a basic SF of only
+// those edges; a rank's own units never leave the process.
+#pragma once
+
+#include <ghostwire/plan.hpp>
+#include <ghostwire/world.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "fast_ops.hpp"
+#include "fast_path.hpp"
+#include "node_graph.hpp"
+#include "unit.hpp"
+
+namespace gwpetsc {
+
+// One of a link's two plans: operations on the link take them in turn, so that an operation waits
+// only for the readers of the one two before it (as with the staging's own halves for start()).
+struct CorePlan {
+  std::unique_ptr<ghostwire::Plan> plan;
+  ghostwire::Region source;
+  std::vector<std::byte> placeholder;  // the source region's memory until an operation rebinds it
+  std::vector<std::byte> arrivals;     // where a message not read in place is copied, by peer
+  const void* bound = nullptr;         // the array the source region points at
+};
+
+struct CoreLink {
+  Direction direction = Direction::bcast;
+  std::size_t unit_bytes = 0;
+  CorePlan plans[2];
+  std::uint64_t uses = 0;  // operations begun on this link (the same count on every rank)
+  int turn = 0;            // the plan of the operation in flight
+  bool sends = false;      // whether I send any message on this link
+  long staged = 0, read = 0;  // my messages per operation: packed by me, read from my array
+  // The operation in flight.
+  bool in_use = false;
+  std::uint64_t begun = 0;  // order of Begin among in-flight operations: End takes the oldest match
+  MPI_Datatype unit = MPI_DATATYPE_NULL;
+  const void* rootdata = nullptr;
+  const void* leafdata = nullptr;
+  Unit decoded;
+  UnpackFunction unpack = nullptr;
+  CombineRun combine = nullptr;
+  bool direct_self = false;            // my own units go without staging (root and leaf arrays differ)
+  std::vector<std::byte> self_staged;  // my own units, when root and leaf arrays overlap
+};
+
+class CoreFastPath final : public FastPath {
+ public:
+  CoreFastPath(ghostwire::World& world, NodeGraph graph, PetscSF remote);
+  ~CoreFastPath() override;
+  PetscErrorCode destroy_remote() override { return PetscSFDestroy(&remote_); }
+  PetscErrorCode begin(Direction direction, MPI_Datatype unit, PetscMemType rootmtype, const void* rootdata,
+                       PetscMemType leafmtype, const void* leafdata, MPI_Op op, PetscBool* taken) override;
+  PetscErrorCode end(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata, MPI_Op op,
+                     PetscBool* taken) override;
+  bool crosses_nodes() const override { return remote_ != nullptr; }
+  bool busy() const override;
+  Counts counts() const override;
+
+ private:
+  CoreLink& acquire(Direction direction, std::size_t unit_bytes);
+  std::unique_ptr<CoreLink> make_link(Direction direction, std::size_t unit_bytes) const;
+  void make_plan(const CoreLink& link, CorePlan& made) const;
+  void count_paths(CoreLink& link) const;
+  const DirectionRuns& runs(const CoreLink& link) const {
+    return link.direction == Direction::bcast ? bcast_runs_ : reduce_runs_;
+  }
+  bool arrays_overlap(const CoreLink& link) const;
+  void send(CoreLink& link);
+  void receive(CoreLink& link);
+  void stage_self(CoreLink& link, const void* data);
+  void combine_from(const CoreLink& link, std::size_t p, void* data, const void* units) const;
+  PetscErrorCode remote_begin(const CoreLink& link, PetscMemType rootmtype, PetscMemType leafmtype, MPI_Op op);
+  PetscErrorCode remote_end(const CoreLink& link, MPI_Op op);
+
+  ghostwire::World& world_;
+  NodeGraph graph_;
+  std::vector<int> neighbours_;  // my node peers on either side, each once
+  DirectionRuns bcast_runs_, reduce_runs_;
+  PetscSF remote_ = nullptr;
+  std::vector<std::unique_ptr<CoreLink>> links_;
+  std::uint64_t begun_ = 0;
+  Counts counts_;
+};
+
+}  // namespace gwpetsc
