@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <string>
 
+#include "remote_edges.hpp"
+
 namespace gwpetsc {
 namespace {
 
@@ -116,17 +118,6 @@ CoreLink& CoreFastPath::acquire(Direction direction, std::size_t unit_bytes) {
   return *links_.back();
 }
 
-// Whether this operation writes where it reads (root and leaf arrays overlap): my own units are
-// then staged, so that every unit is read before any is written, as basic does.
-bool CoreFastPath::arrays_overlap(const CoreLink& link) const {
-  if (!link.rootdata || !link.leafdata) return false;
-  const auto* root = static_cast<const std::byte*>(link.rootdata);
-  const auto* leaf = static_cast<const std::byte*>(link.leafdata);
-  const std::size_t bytes = link.decoded.bytes;
-  return root < leaf + static_cast<std::size_t>(graph_.leaf_extent) * bytes &&
-         leaf < root + static_cast<std::size_t>(graph_.root_extent) * bytes;
-}
-
 // My own units, copied aside in this process's memory (no peer reads them).
 void CoreFastPath::stage_self(CoreLink& link, const void* data) {
   const Side send = sending_side(graph_, link.direction);
@@ -149,10 +140,13 @@ void CoreFastPath::send(CoreLink& link) {
                      std::string("PetscSF ghostwire: ") + (bcast ? "rootdata" : "leafdata") + " is NULL but " +
                          std::to_string(units) + " units of it are sent from " + world_.where());
   const DirectionRuns& r = runs(link);
-  link.direct_self = r.self_send >= 0 && r.self_receive >= 0 && !arrays_overlap(link);
+  // My own units straight from one array to the other, unless they overlap (then staged, so that
+  // every unit is read before any is written, as basic does).
+  link.direct_self = r.self_send >= 0 && r.self_receive >= 0 &&
+                     !arrays_overlap(graph_, link.rootdata, link.leafdata, link.decoded.bytes);
   if (r.self_send >= 0 && r.self_receive >= 0 && !link.direct_self) stage_self(link, data);
-  if (!link.sends) return;
   CorePlan& turn = link.plans[link.turn];
+  if (!link.sends) return;
   for (int peer : side.peers)
     if (peer != world_.rank()) turn.plan->wait_send(0, peer);
   if (data != turn.bound) {
@@ -193,6 +187,9 @@ void CoreFastPath::receive(CoreLink& link) {
     for (int peer : sending_side(graph_, link.direction).peers)
       if (peer != me) turn.plan->wait_send(0, peer);
   }
+  std::vector<const std::byte*>& held = held_;
+  held.assign(side.peers.size(), nullptr);
+  if (link.direct_self && link.read == 0) take_early(link, held);
   for (std::size_t p = 0; p < side.peers.size(); ++p) {
     if (static_cast<int>(p) == r.self_receive) {  // in its place in the rank order
       if (link.direct_self) combine_runs(r.self, data, bcast ? link.rootdata : link.leafdata, link.decoded, link.combine);
@@ -200,36 +197,32 @@ void CoreFastPath::receive(CoreLink& link) {
       continue;
     }
     const int peer = side.peers[p];
-    if (link.read == 0) turn.plan->wait_recv_in_place(0, peer);
-    const std::byte* units = turn.plan->view(0, peer);
+    if (link.read == 0 && !held[p]) turn.plan->wait_recv_in_place(0, peer);
+    const std::byte* units = held[p] ? held[p] : turn.plan->view(0, peer);
     if (!units) units = turn.arrivals.data() + static_cast<std::size_t>(side.area[p]) * link.unit_bytes;
     combine_from(link, p, data, units);
     turn.plan->release(0, peer);
   }
 }
 
-// The edges between nodes, by the remote SF: Begin before my messages (its messages leave first),
-// End after the node peers' units are combined. Leaves of the two SFs are distinct; a root may be
-// combined from both, node peers first.
-PetscErrorCode CoreFastPath::remote_begin(const CoreLink& link, PetscMemType rootmtype, PetscMemType leafmtype, MPI_Op op) {
-  void* leafdata = const_cast<void*>(link.leafdata);
-  void* rootdata = const_cast<void*>(link.rootdata);
-  PetscFunctionBegin;
-  if (!remote_) PetscFunctionReturn(0);
-  if (link.direction == Direction::bcast)
-    PetscCall(PetscSFBcastWithMemTypeBegin(remote_, link.unit, rootmtype, rootdata, leafmtype, leafdata, op));
-  else PetscCall(PetscSFReduceWithMemTypeBegin(remote_, link.unit, leafmtype, leafdata, rootmtype, rootdata, op));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode CoreFastPath::remote_end(const CoreLink& link, MPI_Op op) {
-  void* leafdata = const_cast<void*>(link.leafdata);
-  void* rootdata = const_cast<void*>(link.rootdata);
-  PetscFunctionBegin;
-  if (!remote_) PetscFunctionReturn(0);
-  if (link.direction == Direction::bcast) PetscCall(PetscSFBcastEnd(remote_, link.unit, rootdata, leafdata, op));
-  else PetscCall(PetscSFReduceEnd(remote_, link.unit, leafdata, rootdata, op));
-  PetscFunctionReturn(0);
+// Before my own units are combined: the messages that have arrived are taken, and the lines of
+// every peer's message asked for (where it is or will be read in place: at most prefetch_bytes in
+// all, a part of the L2 cache), so that they are at hand when their turn in the rank order comes.
+// Only a hint: a line the peer writes later is fetched again; the combining order is unchanged.
+void CoreFastPath::take_early(CoreLink& link, std::vector<const std::byte*>& held) const {
+  const Side side = receiving_side(graph_, link.direction);
+  CorePlan& turn = link.plans[link.turn];
+  std::size_t budget = prefetch_bytes;
+  for (std::size_t p = 0; p < side.peers.size() && budget > 0; ++p) {
+    const int peer = side.peers[p];
+    if (peer == world_.rank()) continue;
+    const std::size_t bytes = std::min(budget, static_cast<std::size_t>(side.units(p)) * link.unit_bytes);
+    turn.plan->prefetch_recv(0, peer, bytes);
+    budget -= bytes;
+    if (!turn.plan->test_recv_in_place(0, peer)) continue;
+    held[p] = turn.plan->view(0, peer);
+    if (!held[p]) held[p] = turn.arrivals.data() + static_cast<std::size_t>(side.area[p]) * link.unit_bytes;
+  }
 }
 
 PetscErrorCode CoreFastPath::begin(Direction direction, MPI_Datatype unit, PetscMemType rootmtype, const void* rootdata,
@@ -262,7 +255,7 @@ PetscErrorCode CoreFastPath::begin(Direction direction, MPI_Datatype unit, Petsc
   link->decoded = decoded;
   link->unpack = unpack;
   link->combine = combine;
-  PetscCall(remote_begin(*link, rootmtype, leafmtype, op));
+  PetscCall(remote_begin(remote_, direction, unit, rootmtype, rootdata, leafmtype, leafdata, op));
   try {
     send(*link);
   } catch (const std::exception& e) {
@@ -288,7 +281,7 @@ PetscErrorCode CoreFastPath::end(Direction direction, MPI_Datatype unit, const v
   } catch (const std::exception& e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s End failed: %s", name(direction), e.what());
   }
-  PetscCall(remote_end(*found, op));
+  PetscCall(remote_end(remote_, direction, unit, rootdata, leafdata, op));
   found->in_use = false;
   PetscFunctionReturn(0);
 }

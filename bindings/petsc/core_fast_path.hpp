@@ -75,13 +75,11 @@ class CoreFastPath final : public FastPath {
   const DirectionRuns& runs(const CoreLink& link) const {
     return link.direction == Direction::bcast ? bcast_runs_ : reduce_runs_;
   }
-  bool arrays_overlap(const CoreLink& link) const;
   void send(CoreLink& link);
   void receive(CoreLink& link);
+  void take_early(CoreLink& link, std::vector<const std::byte*>& held) const;
   void stage_self(CoreLink& link, const void* data);
   void combine_from(const CoreLink& link, std::size_t p, void* data, const void* units) const;
-  PetscErrorCode remote_begin(const CoreLink& link, PetscMemType rootmtype, PetscMemType leafmtype, MPI_Op op);
-  PetscErrorCode remote_end(const CoreLink& link, MPI_Op op);
 
   ghostwire::World& world_;
   NodeGraph graph_;
@@ -91,6 +89,7 @@ class CoreFastPath final : public FastPath {
   std::vector<std::unique_ptr<CoreLink>> links_;
   std::uint64_t begun_ = 0;
   Counts counts_;
+  std::vector<const std::byte*> held_;  // by peer: where its message taken early is (receive)
 };
 
 }  // namespace gwpetsc

@@ -9,6 +9,8 @@
 
 #include "cross_memory.hpp"
 
+#include "remote_edges.hpp"
+
 namespace gwpetsc {
 namespace {
 
@@ -108,17 +110,6 @@ void NodeFastPath::wait_for_array_readers(Link& link) {
   link.array_readers.clear();
 }
 
-// Whether this operation writes where it reads (root and leaf arrays overlap): peers must then
-// read my units as they were at Begin, so they are staged.
-bool NodeFastPath::arrays_overlap(const Link& link) const {
-  if (!link.rootdata || !link.leafdata) return false;
-  const auto* root = static_cast<const std::byte*>(link.rootdata);
-  const auto* leaf = static_cast<const std::byte*>(link.leafdata);
-  const std::size_t bytes = link.decoded.bytes;
-  return root < leaf + static_cast<std::size_t>(graph_.leaf_extent) * bytes &&
-         leaf < root + static_cast<std::size_t>(graph_.root_extent) * bytes;
-}
-
 // My own units, when root and leaf arrays overlap: copied aside first, so that every unit is read
 // before any is written (as basic does), in this process's memory (no peer reads them).
 void NodeFastPath::stage_self(Link& link, const void* data, const DirectionRuns& r) {
@@ -146,7 +137,9 @@ void NodeFastPath::send(Link& link, MPI_Op op) {
                      std::string("PetscSF ghostwire: ") + (bcast ? "rootdata" : "leafdata") + " is NULL but " +
                          std::to_string(units) + " units of it are sent from " + world_.where());
   const DirectionRuns& r = runs(link);
-  const bool may_read = graph_.transfer != Transfer::segment && !arrays_overlap(link);
+  // Where root and leaf arrays overlap, peers must read my units as they were at Begin: staged.
+  const bool may_read =
+      graph_.transfer != Transfer::segment && !arrays_overlap(graph_, link.rootdata, link.leafdata, link.decoded.bytes);
   std::byte* half = link.segment->data() + static_cast<std::size_t>(link.half) * link.half_bytes;
   std::byte* area = half + header_bytes;
   reinterpret_cast<LinkHeader*>(half)->address = reinterpret_cast<std::uintptr_t>(data);
@@ -263,30 +256,6 @@ void NodeFastPath::receive(Link& link, MPI_Op op) {
   }
 }
 
-// The edges between nodes, by the remote SF: Begin before packing (its messages leave first), End
-// after the node peers' units are combined. Leaves of the two SFs are distinct; a root may be
-// combined from both, node peers first.
-PetscErrorCode NodeFastPath::remote_begin(const Link& link, PetscMemType rootmtype, PetscMemType leafmtype, MPI_Op op) {
-  void* leafdata = const_cast<void*>(link.leafdata);
-  void* rootdata = const_cast<void*>(link.rootdata);
-  PetscFunctionBegin;
-  if (!remote_) PetscFunctionReturn(0);
-  if (link.direction == Direction::bcast)
-    PetscCall(PetscSFBcastWithMemTypeBegin(remote_, link.unit, rootmtype, rootdata, leafmtype, leafdata, op));
-  else PetscCall(PetscSFReduceWithMemTypeBegin(remote_, link.unit, leafmtype, leafdata, rootmtype, rootdata, op));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode NodeFastPath::remote_end(const Link& link, MPI_Op op) {
-  void* leafdata = const_cast<void*>(link.leafdata);
-  void* rootdata = const_cast<void*>(link.rootdata);
-  PetscFunctionBegin;
-  if (!remote_) PetscFunctionReturn(0);
-  if (link.direction == Direction::bcast) PetscCall(PetscSFBcastEnd(remote_, link.unit, rootdata, leafdata, op));
-  else PetscCall(PetscSFReduceEnd(remote_, link.unit, leafdata, rootdata, op));
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode NodeFastPath::begin(Direction direction, MPI_Datatype unit, PetscMemType rootmtype, const void* rootdata,
                                    PetscMemType leafmtype, const void* leafdata, MPI_Op op, PetscBool* taken) {
   Unit decoded;
@@ -308,7 +277,7 @@ PetscErrorCode NodeFastPath::begin(Direction direction, MPI_Datatype unit, Petsc
   } catch (const std::exception& e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s Begin failed: %s", name(direction), e.what());
   }
-  PetscCall(remote_begin(*link, rootmtype, leafmtype, op));
+  PetscCall(remote_begin(remote_, direction, unit, rootmtype, rootdata, leafmtype, leafdata, op));
   try {
     send(*link, op);
   } catch (const std::exception& e) {
@@ -334,7 +303,7 @@ PetscErrorCode NodeFastPath::end(Direction direction, MPI_Datatype unit, const v
   } catch (const std::exception& e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s End failed: %s", name(direction), e.what());
   }
-  PetscCall(remote_end(*found, op));
+  PetscCall(remote_end(remote_, direction, unit, rootdata, leafdata, op));
   try {
     wait_for_array_readers(*found);  // the user may change my array once End returns
     prefetch_acknowledgements(*found);

@@ -39,9 +39,6 @@ struct LinkHeader {
 };
 constexpr std::size_t header_bytes = 64;  // a cache line: the packed units start after it
 constexpr std::size_t page_bytes = 4096;
-// At most this much of the peers' packed units is prefetched while my own units are combined (a
-// part of the L2 cache, so that the lines are still there when they are combined).
-constexpr std::size_t prefetch_bytes = 64 * 1024;
 
 // Notification values on the data slot: units packed in my part, or read them from my array.
 constexpr ghostwire::NotificationValue staged = 1, read_array = 2;
@@ -104,9 +101,6 @@ class NodeFastPath final : public FastPath {
   void prefetch_acknowledgements(const Link& link) const;
   void read_peer(const Link& link, std::size_t p, void* data, MPI_Op op);
   void wait_for_array_readers(Link& link);
-  bool arrays_overlap(const Link& link) const;
-  PetscErrorCode remote_begin(const Link& link, PetscMemType rootmtype, PetscMemType leafmtype, MPI_Op op);
-  PetscErrorCode remote_end(const Link& link, MPI_Op op);
   std::size_t units_sent_at_most() const;
 
   ghostwire::World& world_;

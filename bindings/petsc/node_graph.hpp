@@ -40,6 +40,10 @@ struct NodeGraph {
   std::vector<pid_t> pids;
 };
 
+// At most this much of the peers' packed units is prefetched while my own units are combined (a
+// part of the L2 cache, so that the lines are still there when they are combined).
+constexpr std::size_t prefetch_bytes = 64 * 1024;
+
 // One direction's runs (index_runs.hpp), built once per graph: packing for each peer I send to,
 // combining for each peer I receive from (empty where runs do not pay: then unit by unit), and my
 // own units (a self edge), combined straight from the source array into the target array.

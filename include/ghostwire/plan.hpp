@@ -190,6 +190,10 @@ class Plan {
   // after each test_recv_in_place), else nullptr (another node, or a pushed slot: the message is
   // copied into the ghost cells).
   const std::byte* view(std::size_t channel, int neighbour) const;
+  // A hint for a receiver with other work before it reads the next message of (c, n) in place:
+  // asks for the lines of its arrival and of up to `bytes` of it where it will be read (a line the
+  // sender writes later is fetched again). Does nothing where the message is copied in.
+  void prefetch_recv(std::size_t channel, int neighbour, std::size_t bytes = static_cast<std::size_t>(-1));
   // test_recv for a slot with a view(): marks the next message received without copying it; the
   // caller reads it at view() and must call release() when done, before which the sender cannot
   // reuse its data. For a slot without a view this is test_recv (copied and consumed).

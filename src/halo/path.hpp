@@ -69,6 +69,9 @@ class ReceivePath {
   virtual bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) = 0;
   // Where the last message can be read in place (Plan::view), or null.
   virtual const std::byte* view() const { return nullptr; }
+  // Plan::prefetch_recv: asks for the lines of the next message's arrival and of up to `bytes` of
+  // the message where it will be read in place (a hint; nothing for paths that copy it in).
+  virtual void prefetch_next(const ReceiveSlot&, std::size_t) const {}
   // Done reading a message held in place (only paths with a view hold messages).
   virtual void release_held(PlanState&, ReceiveSlot&) {}
   // Plan::acknowledge (acknowledge_by_reply): acknowledge every consumed message now.

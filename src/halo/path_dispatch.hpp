@@ -29,6 +29,7 @@ inline bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) {
   return slot.path->try_receive(p, slot, receipt);
 }
 inline const std::byte* view(const ReceiveSlot& slot) { return slot.path->view(); }
+inline void prefetch_next(const ReceiveSlot& slot, std::size_t bytes) { slot.path->prefetch_next(slot, bytes); }
 inline void release_held(PlanState& p, ReceiveSlot& slot) { slot.path->release_held(p, slot); }
 inline void acknowledge(const PlanState& p, const ReceiveSlot& slot) { slot.path->acknowledge(p, slot); }
 inline std::string describe_wait(const PlanState& p, const ReceiveSlot& slot) {

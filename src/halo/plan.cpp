@@ -182,7 +182,8 @@ Plan& Plan::intra_path(const std::string& name) {
   if (p.committed)
     raise(Errc::state, "Plan::intra_path: plan " + std::to_string(p.id) +
                            " is already committed; choose the path between node peers before commit()");
-  if (name.empty()) raise(Errc::invalid_argument, "Plan::intra_path: the name is empty (\"auto\" for the automatic choice)");
+  if (name.empty())
+    raise(Errc::invalid_argument, "Plan::intra_path: the name is empty (\"auto\" for the automatic choice)");
   p.intra_path = name;
   return *this;
 }

@@ -4,6 +4,8 @@
 // runs the slot's step (exchange.cpp). docs/plans.md, "Operations" and "Threads".
 #include <mpi.h>
 
+#include <algorithm>
+
 #include "ghostwire/error.hpp"
 #include "ghostwire/plan.hpp"
 #include "halo/combined_partitions.hpp"
@@ -198,6 +200,14 @@ detail::ReceiveSlot& in_place_slot(PlanState& p, std::int32_t index, const char*
 }
 
 }  // namespace
+
+void Plan::prefetch_recv(std::size_t channel, int neighbour, std::size_t bytes) {
+  PlanState& p = committed_state(state_, "Plan::prefetch_recv");
+  const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::prefetch_recv");
+  const SlotCall use(p, false, index, Scope::whole, "Plan::prefetch_recv");
+  const detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
+  if (slot.next_part < 0) detail::prefetch_next(slot, std::min(bytes, slot.bytes));
+}
 
 bool Plan::test_recv_in_place(std::size_t channel, int neighbour) {
   PlanState& p = committed_state(state_, "Plan::test_recv_in_place");

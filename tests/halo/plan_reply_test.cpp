@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Reading messages in place (view, test_recv_in_place, wait_recv_in_place, release) and acknowledgement by reply, in
-// a ping-pong between rank pairs (0,1), (2,3), ...: the protocol of a pipelined wavefront, where
-// each message on a slot is answered on the same slot after it has been read.
+// Reading messages in place (view, prefetch_recv, test_recv_in_place, wait_recv_in_place, release)
+// and acknowledgement by reply, in a ping-pong between rank pairs (0,1), (2,3), ...: the protocol of
+// a pipelined wavefront, where each message on a slot is answered on the same slot after it has
+// been read.
 #include <chrono>
 #include <string>
 
@@ -53,6 +54,7 @@ struct Pair {
     return view != nullptr ? reinterpret_cast<const double*>(view) : reinterpret_cast<const double*>(in.data()) + c * count;
   }
   void receive_in_place(std::size_t c) {
+    if (c == 0) plan.prefetch_recv(c, partner);  // only a hint: the message must arrive as without it
     if (c % 2 == 1) return plan.wait_recv_in_place(c, partner);  // both ways to wait, on different channels
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (!plan.test_recv_in_place(c, partner))
@@ -177,6 +179,9 @@ TEST(PlanInPlace, ReleaseAcknowledgesWithoutReplies) {
     if (!leader && held_in_place)
       GW_EXPECT_ERROR(pair.plan.wait_recv_in_place(1, pair.partner), Errc::state, "Plan::wait_recv_in_place",
                       "still held in place");
+    if (!leader && held_in_place)
+      GW_EXPECT_ERROR(pair.plan.prefetch_recv(0, w.size() + 3), Errc::out_of_range, "Plan::prefetch_recv",
+                      "is not a neighbour");
     w.barrier();
     for (std::size_t c = 0; pair.partner >= 0 && c < channels; ++c) {
       if (leader) {

@@ -30,6 +30,7 @@ class InPlaceReceive final : public PeerReceiveEnd {
     return true;
   }
   const std::byte* view() const override { return run_; }
+  void prefetch_next(const ReceiveSlot&, std::size_t bytes) const override { prefetch_arrival(run_, bytes); }
   std::string cannot_follow(const PlanState&, const ReceiveSlot&, const MemoryMove&) const override { return {}; }
   void follow(PlanState&, ReceiveSlot&, const MemoryMove& move) override { copy_.follow(move); }
 

@@ -88,6 +88,12 @@ class PeerReceiveEnd : public ReceivePath {
   }
 
  protected:
+  // The line of my arrival counter and up to `bytes` of `data` (null: none), for prefetch_next.
+  void prefetch_arrival(const std::byte* data, std::size_t bytes) const {
+    __builtin_prefetch(counters_.posted, 0, 3);
+    for (std::size_t b = 0; data != nullptr && b < bytes; b += 64) __builtin_prefetch(data + b, 0, 2);
+  }
+
   PeerReceiveCounters counters_;
 
  private:

@@ -65,6 +65,9 @@ class StagedReceive final : public PeerReceiveEnd {
     return true;
   }
   const std::byte* view() const override { return last_; }
+  void prefetch_next(const ReceiveSlot& slot, std::size_t bytes) const override {
+    prefetch_arrival(staging_[parity_of(next_sequence(slot.sequence))], bytes);
+  }
   std::string cannot_follow(const PlanState&, const ReceiveSlot&, const MemoryMove&) const override { return {}; }
   void follow(PlanState&, ReceiveSlot&, const MemoryMove& move) override {
     for (CopyProgram& unpack : unpack_) unpack.follow(move);
