@@ -147,14 +147,17 @@ void CoreFastPath::send(CoreLink& link) {
   if (r.self_send >= 0 && r.self_receive >= 0 && !link.direct_self) stage_self(link, data);
   CorePlan& turn = link.plans[link.turn];
   if (!link.sends) return;
-  for (int peer : side.peers)
-    if (peer != world_.rank()) turn.plan->wait_send(0, peer);
-  if (data != turn.bound) {
+  if (data != turn.bound) {  // every message of the plan taken before its array moves
+    for (int peer : side.peers)
+      if (peer != world_.rank()) turn.plan->wait_send(0, peer);
     turn.plan->rebind(turn.source, const_cast<void*>(data));
     turn.bound = data;
   }
-  for (int peer : side.peers)
-    if (peer != world_.rank()) turn.plan->send(0, peer);
+  for (int peer : side.peers) {
+    if (peer == world_.rank() || turn.plan->try_send(0, peer)) continue;
+    turn.plan->wait_send(0, peer);
+    turn.plan->send(0, peer);
+  }
   counts_.staged += link.staged;
   counts_.read += link.read;
 }
@@ -217,11 +220,14 @@ void CoreFastPath::take_early(CoreLink& link, std::vector<const std::byte*>& hel
     const int peer = side.peers[p];
     if (peer == world_.rank()) continue;
     const std::size_t bytes = std::min(budget, static_cast<std::size_t>(side.units(p)) * link.unit_bytes);
-    turn.plan->prefetch_recv(0, peer, bytes);
     budget -= bytes;
-    if (!turn.plan->test_recv_in_place(0, peer)) continue;
+    if (!turn.plan->test_recv_in_place(0, peer)) {
+      turn.plan->prefetch_recv(0, peer, bytes);
+      continue;
+    }
     held[p] = turn.plan->view(0, peer);
     if (!held[p]) held[p] = turn.arrivals.data() + static_cast<std::size_t>(side.area[p]) * link.unit_bytes;
+    for (std::size_t b = 0; b < bytes; b += 64) __builtin_prefetch(held[p] + b, 0, 2);
   }
 }
 

@@ -168,6 +168,9 @@ class Plan {
 
   // On a partitioned message these take every partition.
   void send(std::size_t channel, int neighbour);
+  // send() if the receiver has taken the last message of the slot (test_send() is true), else
+  // false without sending: one call where test_send() and send() would be two.
+  bool try_send(std::size_t channel, int neighbour);
   bool test_recv(std::size_t channel, int neighbour);
   void wait_recv(std::size_t channel, int neighbour);
   bool test_send(std::size_t channel, int neighbour);

@@ -104,6 +104,16 @@ void Plan::send(std::size_t channel, int neighbour) {
   detail::send(p, p.sends[static_cast<std::size_t>(index)], "Plan::send");
 }
 
+bool Plan::try_send(std::size_t channel, int neighbour) {
+  PlanState& p = committed_state(state_, "Plan::try_send");
+  const std::int32_t index = detail::send_index(p, channel, neighbour, "Plan::try_send");
+  const SlotCall use(p, true, index, Scope::whole, "Plan::try_send");
+  detail::SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
+  if (!detail::test_send(p, slot)) return false;
+  detail::send(p, slot, "Plan::try_send");
+  return true;
+}
+
 bool Plan::test_recv(std::size_t channel, int neighbour) {
   PlanState& p = committed_state(state_, "Plan::test_recv");
   const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::test_recv");

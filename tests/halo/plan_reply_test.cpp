@@ -63,7 +63,11 @@ struct Pair {
   void send_round(int round) {
     for (std::size_t c = 0; c < channels; ++c) {
       for (std::size_t k = 0; k < count; ++k) output(c)[k] = value(round, w.rank(), c, k);
-      plan.send(c, partner);
+      if (c == channels - 1) {
+        ASSERT_TRUE(plan.try_send(c, partner)) << "round " << round << ": the last message was taken";
+      } else {
+        plan.send(c, partner);
+      }
     }
   }
   // Between node peers an acknowledgement by reply arrives with the reply itself; across nodes
@@ -173,6 +177,8 @@ TEST(PlanInPlace, ReleaseAcknowledgesWithoutReplies) {
     // Held in place, not released: the sender must not reuse its data yet.
     if (leader && held_in_place) {
       for (std::size_t c = 0; c < channels; ++c) EXPECT_FALSE(pair.plan.test_send(c, pair.partner)) << "round " << round;
+      // Nor may try_send send: a second message now would be taken for the next round's.
+      for (std::size_t c = 0; c < channels; ++c) EXPECT_FALSE(pair.plan.try_send(c, pair.partner)) << "round " << round;
     }
     if (!leader && held_in_place)
       GW_EXPECT_ERROR(pair.plan.test_recv_in_place(0, pair.partner), Errc::state, "still held in place", "release()");
