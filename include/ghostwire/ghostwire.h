@@ -121,6 +121,8 @@ int gw_plan_add_ranges(gw_plan_t plan, int direction, size_t channel, int neighb
                        size_t count, const size_t* starts, const size_t* counts);
 int gw_plan_commit(gw_plan_t plan);
 int gw_plan_send(gw_plan_t plan, size_t channel, int neighbour);
+/* gw_plan_send if the last message of the slot was taken (*sent = 1), else *sent = 0 and nothing sent. */
+int gw_plan_try_send(gw_plan_t plan, size_t channel, int neighbour, int* sent);
 int gw_plan_test_recv(gw_plan_t plan, size_t channel, int neighbour, int* done);
 int gw_plan_wait_recv(gw_plan_t plan, size_t channel, int neighbour);
 int gw_plan_test_send(gw_plan_t plan, size_t channel, int neighbour, int* done);
@@ -133,6 +135,14 @@ enum { GW_AGGREGATE_AUTO = 0, GW_AGGREGATE_NODE = 1, GW_AGGREGATE_OFF = 2 };
 int gw_plan_aggregate(gw_plan_t plan, int mode);
 int gw_plan_view(gw_plan_t plan, size_t channel, int neighbour, const void** view);
 int gw_plan_test_recv_in_place(gw_plan_t plan, size_t channel, int neighbour, int* done);
+int gw_plan_wait_recv_in_place(gw_plan_t plan, size_t channel, int neighbour);
+/* A hint: ask for the lines of the next message (up to `bytes`) where it will be read in place. */
+int gw_plan_prefetch_recv(gw_plan_t plan, size_t channel, int neighbour, size_t bytes);
+/* Before commit: the path between node peers this plan takes where it can ("staged", "auto", ...),
+ * as GHOSTWIRE_INTRA_PATH for this plan only. After commit: the name of the path a slot took. */
+int gw_plan_intra_path(gw_plan_t plan, const char* name);
+int gw_plan_send_path(gw_plan_t plan, size_t channel, int neighbour, char* name, size_t capacity);
+int gw_plan_receive_path(gw_plan_t plan, size_t channel, int neighbour, char* name, size_t capacity);
 int gw_plan_release(gw_plan_t plan, size_t channel, int neighbour);
 int gw_plan_acknowledge(gw_plan_t plan, size_t channel, int neighbour);
 /* Partitions (see plan.hpp), before commit and on both sides: the message of (channel, neighbour)

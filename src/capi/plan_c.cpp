@@ -151,6 +151,12 @@ int gw_plan_commit(gw_plan_t p) {
 int gw_plan_send(gw_plan_t p, size_t channel, int neighbour) {
   return guarded([&] { plan_of(p).send(channel, neighbour); });
 }
+int gw_plan_try_send(gw_plan_t p, size_t channel, int neighbour, int* sent) {
+  return guarded([&] {
+    require(sent, "sent");
+    *sent = plan_of(p).try_send(channel, neighbour) ? 1 : 0;
+  });
+}
 int gw_plan_test_recv(gw_plan_t p, size_t channel, int neighbour, int* done) {
   return guarded([&] {
     require(done, "done");
@@ -186,6 +192,24 @@ int gw_plan_test_recv_in_place(gw_plan_t p, size_t channel, int neighbour, int* 
     require(done, "done");
     *done = plan_of(p).test_recv_in_place(channel, neighbour) ? 1 : 0;
   });
+}
+int gw_plan_wait_recv_in_place(gw_plan_t p, size_t channel, int neighbour) {
+  return guarded([&] { plan_of(p).wait_recv_in_place(channel, neighbour); });
+}
+int gw_plan_prefetch_recv(gw_plan_t p, size_t channel, int neighbour, size_t bytes) {
+  return guarded([&] { plan_of(p).prefetch_recv(channel, neighbour, bytes); });
+}
+int gw_plan_intra_path(gw_plan_t p, const char* name) {
+  return guarded([&] {
+    require(name, "name");
+    plan_of(p).intra_path(name);
+  });
+}
+int gw_plan_send_path(gw_plan_t p, size_t channel, int neighbour, char* name, size_t capacity) {
+  return guarded([&] { ghostwire::capi::copy_text(plan_of(p).send_path(channel, neighbour), name, capacity); });
+}
+int gw_plan_receive_path(gw_plan_t p, size_t channel, int neighbour, char* name, size_t capacity) {
+  return guarded([&] { ghostwire::capi::copy_text(plan_of(p).receive_path(channel, neighbour), name, capacity); });
 }
 int gw_plan_release(gw_plan_t p, size_t channel, int neighbour) {
   return guarded([&] { plan_of(p).release(channel, neighbour); });

@@ -140,17 +140,41 @@ int main(int argc, char** argv) {
   gw_plan_t pingpong;
   OK(gw_plan_create(world, &partner, partner >= 0 ? 1 : 0, 1, &pingpong));
   OK(gw_plan_acknowledge_by_reply(pingpong));
+  OK(gw_plan_intra_path(pingpong, "auto"));
+  code = gw_plan_intra_path(pingpong, NULL);
+  CHECK(code == GW_ERR_INVALID_ARGUMENT && strstr(gw_last_error_message(), "name"), "%d %s", code, gw_last_error_message());
   OK(gw_plan_add_segment_memory(pingpong, segment, sizeof(double), 0, (N + 2) * sizeof(double), &region));
   if (partner >= 0) {
     OK(gw_plan_add_ranges(pingpong, GW_SEND, 0, partner, region, 1, &one, &one));
     OK(gw_plan_add_ranges(pingpong, GW_RECEIVE, 0, partner, region, 1, (size_t[]){0}, &one));
   }
   OK(gw_plan_commit(pingpong));
+  if (partner >= 0) {
+    char path[64] = "";
+    OK(gw_plan_send_path(pingpong, 0, partner, path, sizeof path));
+    CHECK(path[0] != '\0', "no path named for the ping-pong's send");
+    OK(gw_plan_receive_path(pingpong, 0, partner, path, sizeof path));
+    CHECK(path[0] != '\0', "no path named for the ping-pong's receive");
+  }
   for (int round = 0; partner >= 0 && round < 10; ++round) {
     for (int turn = 0; turn < 2; ++turn) {
       if ((rank % 2) == turn) {
         u[1] = 100.0 * round + rank;
-        OK(gw_plan_send(pingpong, 0, partner));
+        if (round % 2 == 0) {
+          OK(gw_plan_send(pingpong, 0, partner));
+        } else {  /* taken and answered by the reply: free again */
+          int sent = 0;
+          OK(gw_plan_try_send(pingpong, 0, partner, &sent));
+          CHECK(sent == 1, "ping-pong round %d: try_send did not send", round);
+        }
+      } else if (round % 2 == 1) {
+        OK(gw_plan_prefetch_recv(pingpong, 0, partner, sizeof(double)));
+        OK(gw_plan_wait_recv_in_place(pingpong, 0, partner));
+        const void* view = NULL;
+        OK(gw_plan_view(pingpong, 0, partner, &view));
+        double got = view ? *(const double*)view : u[0];
+        CHECK(got == 100.0 * round + partner, "ping-pong round %d: %g", round, got);
+        OK(gw_plan_release(pingpong, 0, partner));
       } else {
         int done = 0;
         while (!done) OK(gw_plan_test_recv_in_place(pingpong, 0, partner, &done));
