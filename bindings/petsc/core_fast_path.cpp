@@ -201,11 +201,16 @@ void CoreFastPath::receive(CoreLink& link) {
     }
     const int peer = side.peers[p];
     if (link.read == 0 && !held[p]) turn.plan->wait_recv_in_place(0, peer);
-    const std::byte* units = held[p] ? held[p] : turn.plan->view(0, peer);
-    if (!units) units = turn.arrivals.data() + static_cast<std::size_t>(side.area[p]) * link.unit_bytes;
-    combine_from(link, p, data, units);
+    combine_from(link, p, data, held[p] ? held[p] : received(link, side, p));
     turn.plan->release(0, peer);
   }
+}
+
+// Where peer p's message of this operation is to be read: in place (view), or copied into arrivals.
+const std::byte* CoreFastPath::received(CoreLink& link, const Side& side, std::size_t p) const {
+  CorePlan& turn = link.plans[link.turn];
+  if (const std::byte* units = turn.plan->view(0, side.peers[p])) return units;
+  return turn.arrivals.data() + static_cast<std::size_t>(side.area[p]) * link.unit_bytes;
 }
 
 // Before my own units are combined: the messages that have arrived are taken, and the lines of
@@ -225,8 +230,7 @@ void CoreFastPath::take_early(CoreLink& link, std::vector<const std::byte*>& hel
       turn.plan->prefetch_recv(0, peer, bytes);
       continue;
     }
-    held[p] = turn.plan->view(0, peer);
-    if (!held[p]) held[p] = turn.arrivals.data() + static_cast<std::size_t>(side.area[p]) * link.unit_bytes;
+    held[p] = received(link, side, p);
     for (std::size_t b = 0; b < bytes; b += 64) __builtin_prefetch(held[p] + b, 0, 2);
   }
 }
@@ -274,12 +278,8 @@ PetscErrorCode CoreFastPath::begin(Direction direction, MPI_Datatype unit, Petsc
 
 PetscErrorCode CoreFastPath::end(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata,
                                  MPI_Op op, PetscBool* taken) {
-  CoreLink* found = nullptr;
+  CoreLink* found = oldest_in_flight(links_, direction, unit, rootdata, leafdata);
   PetscFunctionBegin;
-  for (auto& link : links_)
-    if (link->in_use && link->direction == direction && link->unit == unit && link->rootdata == rootdata &&
-        link->leafdata == leafdata && (!found || link->begun < found->begun))
-      found = link.get();
   *taken = found ? PETSC_TRUE : PETSC_FALSE;
   if (!found) PetscFunctionReturn(0);
   try {

@@ -78,6 +78,7 @@ class CoreFastPath final : public FastPath {
   void send(CoreLink& link);
   void receive(CoreLink& link);
   void take_early(CoreLink& link, std::vector<const std::byte*>& held) const;
+  const std::byte* received(CoreLink& link, const Side& side, std::size_t p) const;
   void stage_self(CoreLink& link, const void* data);
   void combine_from(const CoreLink& link, std::size_t p, void* data, const void* units) const;
 

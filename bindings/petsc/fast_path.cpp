@@ -222,13 +222,13 @@ PetscErrorCode create_node_path(PetscSF sf, std::unique_ptr<FastPath>* fast) {
     PetscCall(any_node_peer(sf, graph, world.rank(), &peers));
     if (!peers) PetscFunctionReturn(0);  // nothing for the fast path: all to the inner basic SF
     PetscCall(build_remote_sf(sf, world, &remote));
-    PetscCall(exchange_offsets(sf, &graph));
     const char* protocol = std::getenv("GHOSTWIRE_PETSC_PROTOCOL");
-    if (protocol && std::string(protocol) == "core") {
+    if (protocol && std::string(protocol) == "core") {  // the plans place messages themselves
       graph.transfer = d.transfer;
       *fast = std::make_unique<CoreFastPath>(world, std::move(graph), remote);
       PetscFunctionReturn(0);
     }
+    PetscCall(exchange_offsets(sf, &graph));
     PetscCall(set_up_transfer(sf, d.transfer, &graph));
     *fast = std::make_unique<NodeFastPath>(world, std::move(graph), remote);
   } catch (const std::exception& e) {

@@ -290,12 +290,8 @@ PetscErrorCode NodeFastPath::begin(Direction direction, MPI_Datatype unit, Petsc
 
 PetscErrorCode NodeFastPath::end(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata,
                                  MPI_Op op, PetscBool* taken) {
-  Link* found = nullptr;
+  Link* found = oldest_in_flight(links_, direction, unit, rootdata, leafdata);
   PetscFunctionBegin;
-  for (auto& link : links_)
-    if (link->in_use && link->direction == direction && link->unit == unit && link->rootdata == rootdata &&
-        link->leafdata == leafdata && (!found || link->begun < found->begun))
-      found = link.get();
   *taken = found ? PETSC_TRUE : PETSC_FALSE;
   if (!found) PetscFunctionReturn(0);
   try {

@@ -23,4 +23,17 @@ PetscErrorCode remote_end(PetscSF remote, Direction direction, MPI_Datatype unit
 // Whether the root and leaf arrays of an operation overlap (units of `unit_bytes`).
 bool arrays_overlap(const NodeGraph& g, const void* rootdata, const void* leafdata, std::size_t unit_bytes);
 
+// The in-flight operation an End with these arguments ends: the oldest Begun that matches (PETSc
+// may have several with the same arguments in flight), or null.
+template <class Links>
+auto oldest_in_flight(const Links& links, Direction direction, MPI_Datatype unit, const void* rootdata,
+                      const void* leafdata) -> decltype(links.front().get()) {
+  decltype(links.front().get()) found = nullptr;
+  for (const auto& link : links)
+    if (link->in_use && link->direction == direction && link->unit == unit && link->rootdata == rootdata &&
+        link->leafdata == leafdata && (!found || link->begun < found->begun))
+      found = link.get();
+  return found;
+}
+
 }  // namespace gwpetsc

@@ -245,14 +245,12 @@ std::string path_names_of(const std::vector<Slot>& slots, std::int32_t index) {
 }  // namespace
 
 std::string Plan::send_path(std::size_t channel, int neighbour) const {
-  PlanState& p = *state_;
-  detail::require_committed(detail::require_state(state_, "Plan::send_path"), "Plan::send_path");
+  PlanState& p = detail::require_state(state_, "Plan::send_path");
   return path_names_of(p.sends, detail::send_index(p, channel, neighbour, "Plan::send_path"));
 }
 
 std::string Plan::receive_path(std::size_t channel, int neighbour) const {
-  PlanState& p = *state_;
-  detail::require_committed(detail::require_state(state_, "Plan::receive_path"), "Plan::receive_path");
+  PlanState& p = detail::require_state(state_, "Plan::receive_path");
   return path_names_of(p.receives, detail::receive_index(p, channel, neighbour, "Plan::receive_path"));
 }
 

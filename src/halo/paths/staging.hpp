@@ -18,7 +18,7 @@ inline std::size_t staging_bytes(std::size_t message_bytes) { return 2 * staging
 // (not when I read them back myself): the sender need not take each line back from the reader's
 // cache. Below it the reader, often already waiting, would read the lines from memory instead of
 // from the sender's cache: the PetscSF type's 512 B - 8 KiB messages took up to 1.25x as long so,
-// while plans' 4 - 16 KiB faces measured the same either way (docs/internals/plans.md).
+// while plans' 4 - 32 KiB faces measured the same either way (docs/internals/plans.md).
 constexpr std::size_t streaming_message_bytes = 64 * 1024;
 
 // Sending: into my half `parity`.

@@ -131,8 +131,9 @@ class CrossMemoryReceive final : public PeerReceiveEnd {
   std::uint64_t sender_moves_ = 1;  // the sender publishes its commit-time runs as move 1
 };
 
-// Collective: whether GHOSTWIRE_INTRA_PATH or Plan::intra_path names the path on some rank (else nothing to probe), then
-// every rank reads each node peer it receives from once; the path works only if all of them could.
+// Collective: whether GHOSTWIRE_INTRA_PATH or Plan::intra_path names the path on some rank (else
+// nothing to probe), then every rank reads each node peer it receives from once; the path works
+// only if all of them could.
 std::unique_ptr<PathPlanState> probe_peers(PlanState& p, const std::string& context) {
   auto state = std::make_unique<CrossMemoryPlanState>();
   WorldState& w = *p.w;
