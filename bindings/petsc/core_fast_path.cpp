@@ -190,9 +190,7 @@ void CoreFastPath::receive(CoreLink& link) {
     for (int peer : sending_side(graph_, link.direction).peers)
       if (peer != me) turn.plan->wait_send(0, peer);
   }
-  std::vector<const std::byte*>& held = held_;
-  held.assign(side.peers.size(), nullptr);
-  if (link.direct_self && link.read == 0) take_early(link, held);
+  if (link.direct_self && link.read == 0) prefetch_arrivals(link);
   for (std::size_t p = 0; p < side.peers.size(); ++p) {
     if (static_cast<int>(p) == r.self_receive) {  // in its place in the rank order
       if (link.direct_self) combine_runs(r.self, data, bcast ? link.rootdata : link.leafdata, link.decoded, link.combine);
@@ -200,8 +198,8 @@ void CoreFastPath::receive(CoreLink& link) {
       continue;
     }
     const int peer = side.peers[p];
-    if (link.read == 0 && !held[p]) turn.plan->wait_recv_in_place(0, peer);
-    combine_from(link, p, data, held[p] ? held[p] : received(link, side, p));
+    const std::byte* units = link.read == 0 ? turn.plan->wait_recv_in_place(0, peer) : nullptr;
+    combine_from(link, p, data, units ? units : received(link, side, p));
     turn.plan->release(0, peer);
   }
 }
@@ -213,25 +211,19 @@ const std::byte* CoreFastPath::received(CoreLink& link, const Side& side, std::s
   return turn.arrivals.data() + static_cast<std::size_t>(side.area[p]) * link.unit_bytes;
 }
 
-// Before my own units are combined: the messages that have arrived are taken, and the lines of
-// every peer's message asked for (where it is or will be read in place: at most prefetch_bytes in
-// all, a part of the L2 cache), so that they are at hand when their turn in the rank order comes.
-// Only a hint: a line the peer writes later is fetched again; the combining order is unchanged.
-void CoreFastPath::take_early(CoreLink& link, std::vector<const std::byte*>& held) const {
+// Before my own units are combined: the lines of every peer's message (where it is or will be read
+// in place: at most prefetch_bytes in all, a part of the L2 cache) and of its arrival are asked for,
+// so that they are at hand when their turn in the rank order comes. Only a hint: a line the peer
+// writes later is fetched again; the combining order is unchanged.
+void CoreFastPath::prefetch_arrivals(CoreLink& link) const {
   const Side side = receiving_side(graph_, link.direction);
   CorePlan& turn = link.plans[link.turn];
   std::size_t budget = prefetch_bytes;
   for (std::size_t p = 0; p < side.peers.size() && budget > 0; ++p) {
-    const int peer = side.peers[p];
-    if (peer == world_.rank()) continue;
+    if (side.peers[p] == world_.rank()) continue;
     const std::size_t bytes = std::min(budget, static_cast<std::size_t>(side.units(p)) * link.unit_bytes);
     budget -= bytes;
-    if (!turn.plan->test_recv_in_place(0, peer)) {
-      turn.plan->prefetch_recv(0, peer, bytes);
-      continue;
-    }
-    held[p] = received(link, side, p);
-    for (std::size_t b = 0; b < bytes; b += 64) __builtin_prefetch(held[p] + b, 0, 2);
+    turn.plan->prefetch_recv(0, side.peers[p], bytes);
   }
 }
 

@@ -77,7 +77,7 @@ class CoreFastPath final : public FastPath {
   }
   void send(CoreLink& link);
   void receive(CoreLink& link);
-  void take_early(CoreLink& link, std::vector<const std::byte*>& held) const;
+  void prefetch_arrivals(CoreLink& link) const;
   const std::byte* received(CoreLink& link, const Side& side, std::size_t p) const;
   void stage_self(CoreLink& link, const void* data);
   void combine_from(const CoreLink& link, std::size_t p, void* data, const void* units) const;
@@ -90,7 +90,6 @@ class CoreFastPath final : public FastPath {
   std::vector<std::unique_ptr<CoreLink>> links_;
   std::uint64_t begun_ = 0;
   Counts counts_;
-  std::vector<const std::byte*> held_;  // by peer: where its message taken early is (receive)
 };
 
 }  // namespace gwpetsc

@@ -201,8 +201,8 @@ class Plan {
   // caller reads it at view() and must call release() when done, before which the sender cannot
   // reuse its data. For a slot without a view this is test_recv (copied and consumed).
   bool test_recv_in_place(std::size_t channel, int neighbour);
-  // The same, waiting until the message has arrived.
-  void wait_recv_in_place(std::size_t channel, int neighbour);
+  // The same, waiting until the message has arrived; returns view(c, n).
+  const std::byte* wait_recv_in_place(std::size_t channel, int neighbour);
   // Done reading the message received in place: acknowledges it (with acknowledge_by_reply, with
   // the next send() on the slot or acknowledge()). No-op if the last message was copied.
   void release(std::size_t channel, int neighbour);

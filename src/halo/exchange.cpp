@@ -93,7 +93,7 @@ std::uint32_t whole_sequence(PlanState& p, ReceiveSlot& first, Scope scope) {
 }  // namespace
 
 void send(PlanState& p, SendSlot& slot, const char* call, Scope scope, Post how) {
-  refuse_if_readied(p, slot, call);
+  refuse_if_readied(p, slot, call);  // before the acknowledgement checks: the misuse named first
   progress_paths(p);
   for_each_part(p.sends, slot, scope, [&](SendSlot& part) {
     if (part.deferred) wait_acknowledged(p, part);
@@ -104,6 +104,11 @@ void send(PlanState& p, SendSlot& slot, const char* call, Scope scope, Post how)
                              std::to_string(p.id) + ": message " + std::to_string(part.sequence) + " " +
                              not_acknowledged_hint(part));
   });
+  post_acknowledged(p, slot, call, scope, how);
+}
+
+void post_acknowledged(PlanState& p, SendSlot& slot, const char* call, Scope scope, Post how) {
+  refuse_if_readied(p, slot, call);
   for_each_part(p.sends, slot, scope, [&](SendSlot& part) {
     post(p, part, how);
     part.deferred = how == Post::by_exchange && defers_after_exchange(part);

@@ -26,6 +26,9 @@ std::int32_t receive_partition_index(PlanState& p, std::size_t channel, int rank
 // asked for between nodes (as after start()).
 void send(PlanState& p, SendSlot& slot, const char* call, Scope scope = Scope::whole, Post how = Post::by_send);
 bool test_send(PlanState& p, SendSlot& slot, Scope scope = Scope::whole);
+// send() once test_send() said every part is acknowledged: posts without checking again.
+void post_acknowledged(PlanState& p, SendSlot& slot, const char* call, Scope scope = Scope::whole,
+                       Post how = Post::by_send);
 void wait_send(PlanState& p, SendSlot& slot, Scope scope = Scope::whole);
 // The caller asks for the slot's next message: its ghost cells are handed over, and pushes this
 // rank owes are written where the receiver is ready, so two ranks that both sent before receiving

@@ -110,7 +110,7 @@ bool Plan::try_send(std::size_t channel, int neighbour) {
   const SlotCall use(p, true, index, Scope::whole, "Plan::try_send");
   detail::SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
   if (!detail::test_send(p, slot)) return false;
-  detail::send(p, slot, "Plan::try_send");
+  detail::post_acknowledged(p, slot, "Plan::try_send");
   return true;
 }
 
@@ -229,11 +229,13 @@ bool Plan::test_recv_in_place(std::size_t channel, int neighbour) {
   return true;
 }
 
-void Plan::wait_recv_in_place(std::size_t channel, int neighbour) {
+const std::byte* Plan::wait_recv_in_place(std::size_t channel, int neighbour) {
   PlanState& p = committed_state(state_, "Plan::wait_recv_in_place");
   const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::wait_recv_in_place");
   const SlotCall use(p, false, index, Scope::whole, "Plan::wait_recv_in_place");
-  detail::wait_receive(p, in_place_slot(p, index, "Plan::wait_recv_in_place"), Scope::whole, detail::Receipt::in_place);
+  detail::ReceiveSlot& slot = in_place_slot(p, index, "Plan::wait_recv_in_place");
+  detail::wait_receive(p, slot, Scope::whole, detail::Receipt::in_place);
+  return slot.next_part < 0 ? detail::view(slot) : nullptr;
 }
 
 void Plan::release(std::size_t channel, int neighbour) {

@@ -5,6 +5,8 @@
 
 #include <mpi.h>
 
+#include <pthread.h>
+
 #include <atomic>
 #include <thread>
 
@@ -47,10 +49,9 @@ const char* const what_to_do =
 
 }  // namespace
 
-std::uintptr_t this_thread_tag() noexcept {
-  thread_local const char tag = 0;
-  return reinterpret_cast<std::uintptr_t>(&tag);
-}
+// The thread's descriptor address (never 0, unique among live threads): one load of the thread
+// pointer, where the address of a thread_local costs a __tls_get_addr call in a shared library.
+std::uintptr_t this_thread_tag() noexcept { return static_cast<std::uintptr_t>(pthread_self()); }
 
 bool on_main_thread(const WorldState& w) {
   if (w.main_thread_known) return std::this_thread::get_id() == w.main_thread;

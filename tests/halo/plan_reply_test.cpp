@@ -55,7 +55,11 @@ struct Pair {
   }
   void receive_in_place(std::size_t c) {
     if (c == 0) plan.prefetch_recv(c, partner);  // only a hint: the message must arrive as without it
-    if (c % 2 == 1) return plan.wait_recv_in_place(c, partner);  // both ways to wait, on different channels
+    if (c % 2 == 1) {  // both ways to wait, on different channels; the wait returns where to read
+      const std::byte* at = plan.wait_recv_in_place(c, partner);
+      EXPECT_EQ(at, plan.view(c, partner)) << "channel " << c;
+      return;
+    }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (!plan.test_recv_in_place(c, partner))
       ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "channel " << c << ": no message from rank " << partner;
