@@ -198,17 +198,26 @@ void CoreFastPath::receive(CoreLink& link) {
       continue;
     }
     const int peer = side.peers[p];
-    const std::byte* units = link.read == 0 ? turn.plan->wait_recv_in_place(0, peer) : nullptr;
-    combine_from(link, p, data, units ? units : received(link, side, p));
-    turn.plan->release(0, peer);
+    if (link.read > 0) {  // received above
+      combine_from(link, p, data, received(link, side, p));
+      turn.plan->release(0, peer);
+      continue;
+    }
+    turn.plan->read_in_place(0, peer, [&](const std::byte* units) {
+      combine_from(link, p, data, units ? units : arrival(link, side, p));
+    });
   }
 }
 
 // Where peer p's message of this operation is to be read: in place (view), or copied into arrivals.
 const std::byte* CoreFastPath::received(CoreLink& link, const Side& side, std::size_t p) const {
-  CorePlan& turn = link.plans[link.turn];
-  if (const std::byte* units = turn.plan->view(0, side.peers[p])) return units;
-  return turn.arrivals.data() + static_cast<std::size_t>(side.area[p]) * link.unit_bytes;
+  if (const std::byte* units = link.plans[link.turn].plan->view(0, side.peers[p])) return units;
+  return arrival(link, side, p);
+}
+
+// Where peer p's message is copied when it is not read in place.
+const std::byte* CoreFastPath::arrival(const CoreLink& link, const Side& side, std::size_t p) const {
+  return link.plans[link.turn].arrivals.data() + static_cast<std::size_t>(side.area[p]) * link.unit_bytes;
 }
 
 // Before my own units are combined: the lines of every peer's message (where it is or will be read
@@ -225,6 +234,17 @@ void CoreFastPath::prefetch_arrivals(CoreLink& link) const {
     budget -= bytes;
     turn.plan->prefetch_recv(0, side.peers[p], bytes);
   }
+}
+
+// The link's next operation sends on its other plan: the lines its sends check and write (the
+// acknowledgements of that plan's last messages, the staging they pack into) asked for now, so that
+// Begin need not wait for them to come from the readers' cores. Only a hint, as prefetch_arrivals.
+void CoreFastPath::prefetch_sends(CoreLink& link) const {
+  if (!link.sends) return;
+  const Side side = sending_side(graph_, link.direction);
+  CorePlan& next = link.plans[link.uses & 1];
+  for (int peer : side.peers)
+    if (peer != world_.rank()) next.plan->prefetch_send(0, peer, 0);
 }
 
 PetscErrorCode CoreFastPath::begin(Direction direction, MPI_Datatype unit, PetscMemType rootmtype, const void* rootdata,
@@ -276,6 +296,7 @@ PetscErrorCode CoreFastPath::end(Direction direction, MPI_Datatype unit, const v
   if (!found) PetscFunctionReturn(0);
   try {
     receive(*found);
+    prefetch_sends(*found);
   } catch (const std::exception& e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s End failed: %s", name(direction), e.what());
   }

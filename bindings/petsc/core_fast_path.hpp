@@ -78,7 +78,9 @@ class CoreFastPath final : public FastPath {
   void send(CoreLink& link);
   void receive(CoreLink& link);
   void prefetch_arrivals(CoreLink& link) const;
+  void prefetch_sends(CoreLink& link) const;
   const std::byte* received(CoreLink& link, const Side& side, std::size_t p) const;
+  const std::byte* arrival(const CoreLink& link, const Side& side, std::size_t p) const;
   void stage_self(CoreLink& link, const void* data);
   void combine_from(const CoreLink& link, std::size_t p, void* data, const void* units) const;
 

@@ -138,6 +138,13 @@ int gw_plan_test_recv_in_place(gw_plan_t plan, size_t channel, int neighbour, in
 int gw_plan_wait_recv_in_place(gw_plan_t plan, size_t channel, int neighbour);
 /* A hint: ask for the lines of the next message (up to `bytes`) where it will be read in place. */
 int gw_plan_prefetch_recv(gw_plan_t plan, size_t channel, int neighbour, size_t bytes);
+/* A hint: ask for the line of the acknowledgement the next send checks (and up to `bytes` of where
+ * it packs). */
+int gw_plan_prefetch_send(gw_plan_t plan, size_t channel, int neighbour, size_t bytes);
+/* wait_recv_in_place, use(context, view) and release in one call (Plan::read_in_place): view is NULL
+ * when the message was copied into the receive layout; `use` must not call the plan for the slot. */
+int gw_plan_read_in_place(gw_plan_t plan, size_t channel, int neighbour, void (*use)(void* context, const void* message),
+                          void* context);
 /* Before commit: the path between node peers this plan takes where it can ("staged", "auto", ...),
  * as GHOSTWIRE_INTRA_PATH for this plan only. After commit: the name of the path a slot took. */
 int gw_plan_intra_path(gw_plan_t plan, const char* name);

@@ -58,6 +58,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "ghostwire/combine.hpp"
@@ -197,6 +198,9 @@ class Plan {
   // asks for the lines of its arrival and of up to `bytes` of it where it will be read (a line the
   // sender writes later is fetched again). Does nothing where the message is copied in.
   void prefetch_recv(std::size_t channel, int neighbour, std::size_t bytes = static_cast<std::size_t>(-1));
+  // The same for a sender with other work before its next send() on (c, n): asks for the line of
+  // the acknowledgement that send checks, and to write up to `bytes` of where the message is packed.
+  void prefetch_send(std::size_t channel, int neighbour, std::size_t bytes = static_cast<std::size_t>(-1));
   // test_recv for a slot with a view(): marks the next message received without copying it; the
   // caller reads it at view() and must call release() when done, before which the sender cannot
   // reuse its data. For a slot without a view this is test_recv (copied and consumed).
@@ -206,6 +210,15 @@ class Plan {
   // Done reading the message received in place: acknowledges it (with acknowledge_by_reply, with
   // the next send() on the slot or acknowledge()). No-op if the last message was copied.
   void release(std::size_t channel, int neighbour);
+  // wait_recv_in_place, use(view(c, n)), release() in one call: `use` reads the message where it
+  // is (nullptr: it was copied into the receive layout) and must not call this plan for (c, n).
+  // The message is released whether `use` returns or throws.
+  template <class Use>
+  void read_in_place(std::size_t channel, int neighbour, Use&& use) {
+    read_in_place(channel, neighbour, &call_reader<std::remove_reference_t<Use>>, &use);
+  }
+  void read_in_place(std::size_t channel, int neighbour, void (*use)(void* context, const std::byte* message),
+                     void* context);
   // With acknowledge_by_reply: acknowledges every consumed message of (c, n) now, for the last
   // message of a run, which no send() answers. Without it acknowledgements are sent at once and
   // this does nothing.
@@ -268,6 +281,11 @@ class Plan {
   PlanTraffic traffic() const;
 
  private:
+  template <class Use>
+  static void call_reader(void* use, const std::byte* message) {
+    (*static_cast<Use*>(use))(message);
+  }
+
   std::unique_ptr<detail::PlanState> state_;
 };
 

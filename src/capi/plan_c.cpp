@@ -199,6 +199,15 @@ int gw_plan_wait_recv_in_place(gw_plan_t p, size_t channel, int neighbour) {
 int gw_plan_prefetch_recv(gw_plan_t p, size_t channel, int neighbour, size_t bytes) {
   return guarded([&] { plan_of(p).prefetch_recv(channel, neighbour, bytes); });
 }
+int gw_plan_prefetch_send(gw_plan_t p, size_t channel, int neighbour, size_t bytes) {
+  return guarded([&] { plan_of(p).prefetch_send(channel, neighbour, bytes); });
+}
+int gw_plan_read_in_place(gw_plan_t p, size_t channel, int neighbour, void (*use)(void*, const void*), void* context) {
+  return guarded([&] {
+    if (use == nullptr) raise(Errc::invalid_argument, "gw_plan_read_in_place: use is NULL");
+    plan_of(p).read_in_place(channel, neighbour, [&](const std::byte* message) { use(context, message); });
+  });
+}
 int gw_plan_intra_path(gw_plan_t p, const char* name) {
   return guarded([&] {
     require(name, "name");

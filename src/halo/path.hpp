@@ -45,6 +45,9 @@ class SendPath {
   virtual bool ready_for_next(PlanState& p, SendSlot& slot) = 0;
   // What finish() waits for after the receives.
   virtual bool exchange_done(PlanState& p, SendSlot& slot) = 0;
+  // Plan::prefetch_send: asks for the line of the acknowledgement the next send checks, and of up to
+  // `bytes` of where the next message is written (a hint; nothing for paths that need no line).
+  virtual void prefetch_next(const SendSlot&, std::size_t) const {}
   virtual std::string describe_wait(const PlanState& p, const SendSlot& slot) const = 0;
   // Why send() refuses to send again before test_send() is true.
   virtual std::string not_acknowledged_hint(const SendSlot&) const {

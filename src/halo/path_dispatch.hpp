@@ -20,6 +20,7 @@ inline bool defers_after_exchange(const SendSlot& slot) { return !slot.type->rec
 inline std::string describe_wait(const PlanState& p, const SendSlot& slot) { return slot.path->describe_wait(p, slot); }
 inline std::string not_acknowledged_hint(const SendSlot& slot) { return slot.path->not_acknowledged_hint(slot); }
 inline bool between_nodes(const SendSlot& slot) { return slot.type->between_nodes(); }
+inline void prefetch_next(const SendSlot& slot, std::size_t bytes) { slot.path->prefetch_next(slot, bytes); }
 inline bool served_by_world_progress(const SendSlot& slot) { return slot.type->served_by_world_progress(); }
 inline void release(PlanState& p, SendSlot& slot) { slot.path->release(p, slot); }
 

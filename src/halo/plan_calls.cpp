@@ -209,14 +209,29 @@ detail::ReceiveSlot& in_place_slot(PlanState& p, std::int32_t index, const char*
   return slot;
 }
 
+// Acknowledges a message read in place, once.
+void release_if_held(PlanState& p, detail::ReceiveSlot& slot) {
+  if (!slot.held) return;
+  slot.held = false;
+  detail::release_held(p, slot);
+}
+
 }  // namespace
 
+// The prefetch hints change nothing and take no claim: a claim's compare-and-swap would first wait
+// for this thread's stores to other cores (the last post or acknowledgement) to complete.
 void Plan::prefetch_recv(std::size_t channel, int neighbour, std::size_t bytes) {
   PlanState& p = committed_state(state_, "Plan::prefetch_recv");
   const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::prefetch_recv");
-  const SlotCall use(p, false, index, Scope::whole, "Plan::prefetch_recv");
   const detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
   if (slot.next_part < 0) detail::prefetch_next(slot, std::min(bytes, slot.bytes));
+}
+
+void Plan::prefetch_send(std::size_t channel, int neighbour, std::size_t bytes) {
+  PlanState& p = committed_state(state_, "Plan::prefetch_send");
+  const std::int32_t index = detail::send_index(p, channel, neighbour, "Plan::prefetch_send");
+  const detail::SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
+  if (slot.next_part < 0) detail::prefetch_next(slot, bytes);
 }
 
 bool Plan::test_recv_in_place(std::size_t channel, int neighbour) {
@@ -242,10 +257,21 @@ void Plan::release(std::size_t channel, int neighbour) {
   PlanState& p = committed_state(state_, "Plan::release");
   const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::release");
   const SlotCall use(p, false, index, Scope::whole, "Plan::release");
-  detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
-  if (!slot.held) return;
-  slot.held = false;
-  detail::release_held(p, slot);
+  release_if_held(p, p.receives[static_cast<std::size_t>(index)]);
+}
+
+void Plan::read_in_place(std::size_t channel, int neighbour, void (*use)(void*, const std::byte*), void* context) {
+  PlanState& p = committed_state(state_, "Plan::read_in_place");
+  const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::read_in_place");
+  const SlotCall claimed(p, false, index, Scope::whole, "Plan::read_in_place");
+  detail::ReceiveSlot& slot = in_place_slot(p, index, "Plan::read_in_place");
+  detail::wait_receive(p, slot, Scope::whole, detail::Receipt::in_place);
+  struct Release {  // after `use`, whether it returns or throws
+    PlanState& p;
+    detail::ReceiveSlot& slot;
+    ~Release() { release_if_held(p, slot); }
+  } release{p, slot};
+  use(context, slot.next_part < 0 ? detail::view(slot) : nullptr);
 }
 
 void Plan::acknowledge(std::size_t channel, int neighbour) {

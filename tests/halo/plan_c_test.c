@@ -12,6 +12,17 @@
 
 enum { N = 10 }; /* owned cells; cell 0 and N+1 are ghosts */
 
+/* The ping-pong's reader for gw_plan_read_in_place: the value where the message is, or where it
+ * was copied when it cannot be read in place. */
+struct Reading {
+  const double* copied;
+  double got;
+};
+static void read_first(void* context, const void* message) {
+  struct Reading* reading = (struct Reading*)context;
+  reading->got = message ? *(const double*)message : *reading->copied;
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   gw_world_t world;
@@ -167,6 +178,10 @@ int main(int argc, char** argv) {
           OK(gw_plan_try_send(pingpong, 0, partner, &sent));
           CHECK(sent == 1, "ping-pong round %d: try_send did not send", round);
         }
+      } else if (round % 4 == 3) {
+        struct Reading reading = {&u[0], -1.0};
+        OK(gw_plan_read_in_place(pingpong, 0, partner, read_first, &reading));
+        CHECK(reading.got == 100.0 * round + partner, "ping-pong round %d: read in place %g", round, reading.got);
       } else if (round % 2 == 1) {
         OK(gw_plan_prefetch_recv(pingpong, 0, partner, sizeof(double)));
         OK(gw_plan_wait_recv_in_place(pingpong, 0, partner));

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Reading messages in place (view, prefetch_recv, test_recv_in_place, wait_recv_in_place, release)
+// Reading messages in place (view, prefetch_recv, test_recv_in_place, wait_recv_in_place, release,
+// read_in_place, prefetch_send)
 // and acknowledgement by reply, in a ping-pong between rank pairs (0,1), (2,3), ...: the protocol of
 // a pipelined wavefront, where each message on a slot is answered on the same slot after it has
 // been read.
 #include <chrono>
+#include <stdexcept>
 #include <string>
 
 #include "ghostwire/error.hpp"
@@ -68,11 +70,25 @@ struct Pair {
     for (std::size_t c = 0; c < channels; ++c) {
       for (std::size_t k = 0; k < count; ++k) output(c)[k] = value(round, w.rank(), c, k);
       if (c == channels - 1) {
+        plan.prefetch_send(c, partner);  // only a hint: the send must go as without it
         ASSERT_TRUE(plan.try_send(c, partner)) << "round " << round << ": the last message was taken";
       } else {
         plan.send(c, partner);
       }
     }
+  }
+  // read_in_place: waits, hands over where the message is, releases it.
+  void read_round(int round, std::size_t c) {
+    bool read = false;
+    plan.read_in_place(c, partner, [&](const std::byte* message) {
+      EXPECT_EQ(message, plan.view(c, partner)) << "round " << round;
+      const double* at = message != nullptr ? reinterpret_cast<const double*>(message)
+                                            : reinterpret_cast<const double*>(in.data()) + c * count;
+      for (std::size_t k = 0; k < count; ++k)
+        EXPECT_EQ(at[k], value(round, partner, c, k)) << "round " << round << " channel " << c << " element " << k;
+      read = true;
+    });
+    EXPECT_TRUE(read) << "round " << round << ": the reader was not called";
   }
   // Between node peers an acknowledgement by reply arrives with the reply itself; across nodes
   // acknowledgements are messages of their own and may still be on their way.
@@ -84,6 +100,10 @@ struct Pair {
   }
   void check_round(int round) {
     for (std::size_t c = channels; c-- > 0;) {  // channels are independent: any order
+      if (c == channels - 1) {
+        read_round(round, c);
+        continue;
+      }
       receive_in_place(c);
       for (std::size_t k = 0; k < count; ++k)
         ASSERT_EQ(received(c)[k], value(round, partner, c, k)) << "round " << round << " channel " << c << " element " << k;
@@ -203,6 +223,33 @@ TEST(PlanInPlace, ReleaseAcknowledgesWithoutReplies) {
       }
     }
   }
+  w.barrier();
+}
+
+// A reader that throws leaves the message released, as one that returns: the sender may send again,
+// and the next message is read as usual.
+TEST(PlanInPlace, ReadInPlaceReleasesWhenTheReaderThrows) {
+  World& w = gwtest::world();
+  Pair pair(w, false);
+  for (int round = 1; pair.partner >= 0 && round <= 4; ++round) {
+    for (std::size_t k = 0; k < count; ++k) pair.output(0)[k] = value(round, w.rank(), 0, k);
+    pair.plan.send(0, pair.partner);
+    double first = 0.0;
+    try {
+      pair.plan.read_in_place(0, pair.partner, [&](const std::byte* message) {
+        first = message != nullptr ? reinterpret_cast<const double*>(message)[0]
+                                   : reinterpret_cast<const double*>(pair.in.data())[0];
+        if (round == 2) throw std::runtime_error("the reader failed");
+      });
+      EXPECT_NE(round, 2) << "the reader's exception was lost";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(round, 2) << e.what();
+    }
+    EXPECT_EQ(first, value(round, pair.partner, 0, 0)) << "round " << round;
+    pair.plan.wait_send(0, pair.partner);  // times out if the partner's message stayed held
+  }
+  GW_EXPECT_ERROR(pair.plan.read_in_place(0, w.size() + 3, [](const std::byte*) {}), Errc::out_of_range,
+                  "Plan::read_in_place", "is not a neighbour");
   w.barrier();
 }
 

@@ -30,6 +30,9 @@ struct PeerReceiveCounters {
 PeerSendCounters peer_send_counters(const SlotBuild& b);
 PeerReceiveCounters peer_receive_counters(const SlotBuild& b);
 
+// The line of the receiver's acknowledgement, which the next send checks (a prefetch).
+inline void prefetch_acknowledgement(const PeerSendCounters& counters) { __builtin_prefetch(counters.consumed, 0, 3); }
+
 // Posts message next_sequence(slot.sequence); with acknowledge_by_reply the same store acknowledges
 // what this rank consumed of the receiver's messages on the slot.
 void post_to_peer(PlanState& p, SendSlot& slot, const PeerSendCounters& counters);
@@ -62,6 +65,7 @@ class SendReadInPlace : public SendPath {
   bool acknowledged(PlanState& p, SendSlot& slot) override { return peer_acknowledged(p, slot, counters_); }
   bool ready_for_next(PlanState& p, SendSlot& slot) override { return acknowledged(p, slot); }
   bool exchange_done(PlanState& p, SendSlot& slot) override { return acknowledged(p, slot); }
+  void prefetch_next(const SendSlot&, std::size_t) const override { prefetch_acknowledgement(counters_); }
   std::string describe_wait(const PlanState& p, const SendSlot& slot) const override {
     return describe_peer_send_wait(p, slot, counters_, description_);
   }

@@ -5,6 +5,8 @@
 // buffering lets a sender pack and post message k + 1 before its receiver has taken message k; the
 // receiver accepts a posted counter one ahead and takes them in order. docs/plans.md, "Staging is
 // double-buffered".
+#include <algorithm>
+
 #include "halo/commit/slot_build.hpp"
 #include "halo/paths/node_peer.hpp"
 #include "halo/paths/staging.hpp"
@@ -18,7 +20,10 @@ const char* const description = "intra-node, staged (packed by the sender into s
 class StagedSend final : public SendPath {
  public:
   explicit StagedSend(const SlotBuild& b) : counters_(peer_send_counters(b)) {
-    for (int parity = 0; parity < 2; ++parity) pack_into_[parity] = pack_into_staging(b, parity);
+    for (int parity = 0; parity < 2; ++parity) {
+      pack_into_[parity] = pack_into_staging(b, parity);
+      staging_[parity] = my_staging(b, parity);
+    }
   }
   void post(PlanState& p, SendSlot& slot, Post) override {
     pack_into_[parity_of(next_sequence(slot.sequence))].run();
@@ -30,6 +35,12 @@ class StagedSend final : public SendPath {
     return peer_acknowledged(p, slot, counters_) || peer_acknowledged_previous(p, slot, counters_);
   }
   bool exchange_done(PlanState&, SendSlot&) override { return true; }  // packed: nothing of mine is read
+  // The acknowledgement, and the half the next message is packed into, asked for to be written.
+  void prefetch_next(const SendSlot& slot, std::size_t bytes) const override {
+    prefetch_acknowledgement(counters_);
+    const std::byte* half = staging_[parity_of(next_sequence(slot.sequence))];
+    for (std::size_t b = 0; b < std::min(bytes, slot.bytes); b += 64) __builtin_prefetch(half + b, 1, 3);
+  }
   std::string describe_wait(const PlanState& p, const SendSlot& slot) const override {
     return describe_peer_send_wait(p, slot, counters_, description);
   }
@@ -41,6 +52,7 @@ class StagedSend final : public SendPath {
  private:
   PeerSendCounters counters_;
   CopyProgram pack_into_[2];  // message k into staging half k % 2
+  const std::byte* staging_[2] = {nullptr, nullptr};
 };
 
 class StagedReceive final : public PeerReceiveEnd {

@@ -21,10 +21,12 @@ inline std::size_t staging_bytes(std::size_t message_bytes) { return 2 * staging
 // while plans' 4 - 32 KiB faces measured the same either way (docs/internals/plans.md).
 constexpr std::size_t streaming_message_bytes = 64 * 1024;
 
-// Sending: into my half `parity`.
+// Sending: my half `parity`, and the program that packs into it.
+inline std::byte* my_staging(const SlotBuild& b, int parity) {
+  return b.my_shared_memory() + static_cast<std::size_t>(parity) * staging_half_bytes(b.bytes);
+}
 inline CopyProgram pack_into_staging(const SlotBuild& b, int parity) {
-  std::byte* half = b.my_shared_memory() + static_cast<std::size_t>(parity) * staging_half_bytes(b.bytes);
-  return b.pack_into(half, b.rank != b.plan.w->rank && b.bytes >= streaming_message_bytes);
+  return b.pack_into(my_staging(b, parity), b.rank != b.plan.w->rank && b.bytes >= streaming_message_bytes);
 }
 // Receiving from a node peer that stages: its half `parity`.
 inline const std::byte* peer_staging(const SlotBuild& b, int parity) {
