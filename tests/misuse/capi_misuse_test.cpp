@@ -128,6 +128,8 @@ TEST(MisuseCatalogue, CApi) {
        }},
       {"gw_plan_send", "before gw_plan_commit", Errc::state, "not committed",
        [&] { c_call(gw_plan_send(plan, 0, me)); }},
+      {"gw_plan_read_in_place", "use = NULL", Errc::invalid_argument, "use is NULL",
+       [&] { c_call(gw_plan_read_in_place(plan, 0, me, nullptr, nullptr)); }},
       {"gw_plan_partition", "direction = 3", Errc::invalid_argument, "direction 3",
        [&] { c_call(gw_plan_partition(plan, 3, 0, me, 2, nullptr)); }},
       {"gw_plan_partition", "count = 0 (elements NULL)", Errc::invalid_argument, "count is 0",
