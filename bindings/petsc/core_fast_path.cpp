@@ -77,6 +77,12 @@ void CoreFastPath::make_plan(const CoreLink& link, CorePlan& made) const {
                                                          static_cast<std::size_t>(receive.units(p))));
   }
   made.plan->commit();
+  made.send_to.resize(send.peers.size());
+  for (std::size_t p = 0; p < send.peers.size(); ++p)
+    if (send.peers[p] != me) made.send_to[p] = made.plan->send_end(0, send.peers[p]);
+  made.receive_from.resize(receive.peers.size());
+  for (std::size_t p = 0; p < receive.peers.size(); ++p)
+    if (receive.peers[p] != me) made.receive_from[p] = made.plan->receive_end(0, receive.peers[p]);
 }
 
 std::unique_ptr<CoreLink> CoreFastPath::make_link(Direction direction, std::size_t unit_bytes) const {
@@ -147,16 +153,17 @@ void CoreFastPath::send(CoreLink& link) {
   if (r.self_send >= 0 && r.self_receive >= 0 && !link.direct_self) stage_self(link, data);
   CorePlan& turn = link.plans[link.turn];
   if (!link.sends) return;
+  const int me = world_.rank();
   if (data != turn.bound) {  // every message of the plan taken before its array moves
-    for (int peer : side.peers)
-      if (peer != world_.rank()) turn.plan->wait_send(0, peer);
+    for (std::size_t p = 0; p < side.peers.size(); ++p)
+      if (side.peers[p] != me) turn.send_to[p].wait_send();
     turn.plan->rebind(turn.source, const_cast<void*>(data));
     turn.bound = data;
   }
-  for (int peer : side.peers) {
-    if (peer == world_.rank() || turn.plan->try_send(0, peer)) continue;
-    turn.plan->wait_send(0, peer);
-    turn.plan->send(0, peer);
+  for (std::size_t p = 0; p < side.peers.size(); ++p) {
+    if (side.peers[p] == me || turn.send_to[p].try_send()) continue;
+    turn.send_to[p].wait_send();
+    turn.send_to[p].send();
   }
   counts_.staged += link.staged;
   counts_.read += link.read;
@@ -203,7 +210,7 @@ void CoreFastPath::receive(CoreLink& link) {
       turn.plan->release(0, peer);
       continue;
     }
-    turn.plan->read_in_place(0, peer, [&](const std::byte* units) {
+    turn.receive_from[p].read_in_place([&](const std::byte* units) {
       combine_from(link, p, data, units ? units : arrival(link, side, p));
     });
   }
@@ -232,7 +239,7 @@ void CoreFastPath::prefetch_arrivals(CoreLink& link) const {
     if (side.peers[p] == world_.rank()) continue;
     const std::size_t bytes = std::min(budget, static_cast<std::size_t>(side.units(p)) * link.unit_bytes);
     budget -= bytes;
-    turn.plan->prefetch_recv(0, side.peers[p], bytes);
+    turn.receive_from[p].prefetch(bytes);
   }
 }
 
@@ -243,8 +250,8 @@ void CoreFastPath::prefetch_sends(CoreLink& link) const {
   if (!link.sends) return;
   const Side side = sending_side(graph_, link.direction);
   CorePlan& next = link.plans[link.uses & 1];
-  for (int peer : side.peers)
-    if (peer != world_.rank()) next.plan->prefetch_send(0, peer, 0);
+  for (std::size_t p = 0; p < side.peers.size(); ++p)
+    if (side.peers[p] != world_.rank()) next.send_to[p].prefetch(0);
 }
 
 PetscErrorCode CoreFastPath::begin(Direction direction, MPI_Datatype unit, PetscMemType rootmtype, const void* rootdata,

@@ -31,6 +31,10 @@ struct CorePlan {
   std::vector<std::byte> placeholder;  // the source region's memory until an operation rebinds it
   std::vector<std::byte> arrivals;     // where a message not read in place is copied, by peer
   const void* bound = nullptr;         // the array the source region points at
+  // The plan's slots found once, by position in the sending (receiving) side's peers; my own
+  // position has none.
+  std::vector<ghostwire::SendEnd> send_to;
+  std::vector<ghostwire::ReceiveEnd> receive_from;
 };
 
 struct CoreLink {

@@ -64,6 +64,7 @@
 #include "ghostwire/combine.hpp"
 #include "ghostwire/layout.hpp"
 #include "ghostwire/segment.hpp"
+#include "ghostwire/slot_end.hpp"
 #include "ghostwire/world.hpp"
 
 namespace ghostwire {
@@ -166,6 +167,10 @@ class Plan {
   // Every mismatch is reported on both ranks it involves; all ranks throw together.
   void commit();
   bool committed() const;
+  // From commit on: the send (receive) of (channel, neighbour), found once, for the calls a protocol
+  // makes on it every exchange (slot_end.hpp). Errors as send() (test_recv()) would raise them.
+  SendEnd send_end(std::size_t channel, int neighbour);
+  ReceiveEnd receive_end(std::size_t channel, int neighbour);
 
   // On a partitioned message these take every partition.
   void send(std::size_t channel, int neighbour);

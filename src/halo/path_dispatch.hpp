@@ -19,7 +19,7 @@ inline bool exchange_done(PlanState& p, SendSlot& slot) { return slot.path->exch
 inline bool defers_after_exchange(const SendSlot& slot) { return !slot.type->receiver_reads_sent_data(); }
 inline std::string describe_wait(const PlanState& p, const SendSlot& slot) { return slot.path->describe_wait(p, slot); }
 inline std::string not_acknowledged_hint(const SendSlot& slot) { return slot.path->not_acknowledged_hint(slot); }
-inline bool between_nodes(const SendSlot& slot) { return slot.type->between_nodes(); }
+inline bool between_nodes(const SendSlot& slot) { return slot.crosses_nodes; }
 inline void prefetch_next(const SendSlot& slot, std::size_t bytes) { slot.path->prefetch_next(slot, bytes); }
 inline bool served_by_world_progress(const SendSlot& slot) { return slot.type->served_by_world_progress(); }
 inline void release(PlanState& p, SendSlot& slot) { slot.path->release(p, slot); }
@@ -36,7 +36,7 @@ inline void acknowledge(const PlanState& p, const ReceiveSlot& slot) { slot.path
 inline std::string describe_wait(const PlanState& p, const ReceiveSlot& slot) {
   return slot.path->describe_wait(p, slot);
 }
-inline bool between_nodes(const ReceiveSlot& slot) { return slot.type->between_nodes(); }
+inline bool between_nodes(const ReceiveSlot& slot) { return slot.crosses_nodes; }
 inline bool served_by_world_progress(const ReceiveSlot& slot) { return slot.type->served_by_world_progress(); }
 inline void release(PlanState& p, ReceiveSlot& slot) { slot.path->release(p, slot); }
 

@@ -12,7 +12,8 @@
 #include "halo/exchange.hpp"
 #include "halo/path_dispatch.hpp"
 #include "halo/plan_state.hpp"
-#include "halo/slot_use.hpp"
+#include "halo/slot_call.hpp"
+#include "halo/slot_steps.hpp"
 #include "runtime/threads.hpp"
 #include "runtime/world_state.hpp"
 
@@ -20,6 +21,7 @@ namespace ghostwire {
 
 using detail::PlanState;
 using detail::Scope;
+using detail::SlotCall;
 
 namespace detail {
 
@@ -34,29 +36,6 @@ PlanState& require_state(const std::unique_ptr<PlanState>& state, const char* ca
 }  // namespace detail
 
 namespace {
-
-// One call on one direction of a (channel, neighbour), or of one partition of it: the slot claimed
-// for this thread, and MPI entered if the slot travels between nodes.
-class SlotCall {
- public:
-  SlotCall(PlanState& p, bool sending, std::int32_t first, Scope scope, const char* call)
-      : claim_(p, sending, first, scope, call) {
-    const bool between = sending ? detail::between_nodes(p.sends[static_cast<std::size_t>(first)])
-                                 : detail::between_nodes(p.receives[static_cast<std::size_t>(first)]);
-    if (between && !mpi_.enter(*p.w)) {
-      const std::size_t channel = sending ? p.sends[static_cast<std::size_t>(first)].channel
-                                          : p.receives[static_cast<std::size_t>(first)].channel;
-      const int rank = sending ? p.sends[static_cast<std::size_t>(first)].rank
-                               : p.receives[static_cast<std::size_t>(first)].rank;
-      mpi_.refuse(std::string(call) + ": " + p.slot_name(channel, rank) + " of plan " + std::to_string(p.id) +
-                  " travels between nodes");
-    }
-  }
-
- private:
-  detail::SlotClaim claim_;
-  detail::MpiEntry mpi_;
-};
 
 // start, finish, exchange: the whole plan for this thread, and MPI if any slot travels between nodes.
 class WholeCall {
@@ -99,19 +78,12 @@ void require_channel(const PlanState& p, std::size_t channel, const char* call) 
 
 void Plan::send(std::size_t channel, int neighbour) {
   PlanState& p = committed_state(state_, "Plan::send");
-  const std::int32_t index = detail::send_index(p, channel, neighbour, "Plan::send");
-  const SlotCall use(p, true, index, Scope::whole, "Plan::send");
-  detail::send(p, p.sends[static_cast<std::size_t>(index)], "Plan::send");
+  detail::send_step(p, detail::send_index(p, channel, neighbour, "Plan::send"), "Plan::send");
 }
 
 bool Plan::try_send(std::size_t channel, int neighbour) {
   PlanState& p = committed_state(state_, "Plan::try_send");
-  const std::int32_t index = detail::send_index(p, channel, neighbour, "Plan::try_send");
-  const SlotCall use(p, true, index, Scope::whole, "Plan::try_send");
-  detail::SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
-  if (!detail::test_send(p, slot)) return false;
-  detail::post_acknowledged(p, slot, "Plan::try_send");
-  return true;
+  return detail::try_send_step(p, detail::send_index(p, channel, neighbour, "Plan::try_send"), "Plan::try_send");
 }
 
 bool Plan::test_recv(std::size_t channel, int neighbour) {
@@ -136,16 +108,12 @@ void Plan::wait_recv(std::size_t channel, int neighbour) {
 
 bool Plan::test_send(std::size_t channel, int neighbour) {
   PlanState& p = committed_state(state_, "Plan::test_send");
-  const std::int32_t index = detail::send_index(p, channel, neighbour, "Plan::test_send");
-  const SlotCall use(p, true, index, Scope::whole, "Plan::test_send");
-  return detail::test_send(p, p.sends[static_cast<std::size_t>(index)]);
+  return detail::test_send_step(p, detail::send_index(p, channel, neighbour, "Plan::test_send"), "Plan::test_send");
 }
 
 void Plan::wait_send(std::size_t channel, int neighbour) {
   PlanState& p = committed_state(state_, "Plan::wait_send");
-  const std::int32_t index = detail::send_index(p, channel, neighbour, "Plan::wait_send");
-  const SlotCall use(p, true, index, Scope::whole, "Plan::wait_send");
-  detail::wait_send(p, p.sends[static_cast<std::size_t>(index)]);
+  detail::wait_send_step(p, detail::send_index(p, channel, neighbour, "Plan::wait_send"), "Plan::wait_send");
 }
 
 void Plan::pready(std::size_t channel, int neighbour, std::size_t partition) {
@@ -196,49 +164,21 @@ const std::byte* Plan::view(std::size_t channel, int neighbour) const {
   return slot.next_part < 0 ? detail::view(slot) : nullptr;  // a split or partitioned message is in several places
 }
 
-namespace {
-
-// The slot of a receive in place, after checking that its last message was released.
-detail::ReceiveSlot& in_place_slot(PlanState& p, std::int32_t index, const char* call) {
-  detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
-  if (slot.held)
-    raise(Errc::state, std::string(call) + ": " + p.slot_name(slot.channel, slot.rank) + " of plan " +
-                           std::to_string(p.id) + ": message " + std::to_string(slot.sequence) +
-                           " is still held in place; call release() when done reading it");
-  detail::prepare_receive(p, slot, Scope::whole, call);
-  return slot;
-}
-
-// Acknowledges a message read in place, once.
-void release_if_held(PlanState& p, detail::ReceiveSlot& slot) {
-  if (!slot.held) return;
-  slot.held = false;
-  detail::release_held(p, slot);
-}
-
-}  // namespace
-
-// The prefetch hints change nothing and take no claim: a claim's compare-and-swap would first wait
-// for this thread's stores to other cores (the last post or acknowledgement) to complete.
 void Plan::prefetch_recv(std::size_t channel, int neighbour, std::size_t bytes) {
   PlanState& p = committed_state(state_, "Plan::prefetch_recv");
-  const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::prefetch_recv");
-  const detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(index)];
-  if (slot.next_part < 0) detail::prefetch_next(slot, std::min(bytes, slot.bytes));
+  detail::prefetch_receive_step(p, detail::receive_index(p, channel, neighbour, "Plan::prefetch_recv"), bytes);
 }
 
 void Plan::prefetch_send(std::size_t channel, int neighbour, std::size_t bytes) {
   PlanState& p = committed_state(state_, "Plan::prefetch_send");
-  const std::int32_t index = detail::send_index(p, channel, neighbour, "Plan::prefetch_send");
-  const detail::SendSlot& slot = p.sends[static_cast<std::size_t>(index)];
-  if (slot.next_part < 0) detail::prefetch_next(slot, bytes);
+  detail::prefetch_send_step(p, detail::send_index(p, channel, neighbour, "Plan::prefetch_send"), bytes);
 }
 
 bool Plan::test_recv_in_place(std::size_t channel, int neighbour) {
   PlanState& p = committed_state(state_, "Plan::test_recv_in_place");
   const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::test_recv_in_place");
   const SlotCall use(p, false, index, Scope::whole, "Plan::test_recv_in_place");
-  detail::ReceiveSlot& slot = in_place_slot(p, index, "Plan::test_recv_in_place");
+  detail::ReceiveSlot& slot = detail::in_place_slot(p, index, "Plan::test_recv_in_place");
   if (!detail::test_receive(p, slot, detail::Receipt::in_place)) return false;
   detail::note_whole_receipt(p, slot);
   return true;
@@ -248,7 +188,7 @@ const std::byte* Plan::wait_recv_in_place(std::size_t channel, int neighbour) {
   PlanState& p = committed_state(state_, "Plan::wait_recv_in_place");
   const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::wait_recv_in_place");
   const SlotCall use(p, false, index, Scope::whole, "Plan::wait_recv_in_place");
-  detail::ReceiveSlot& slot = in_place_slot(p, index, "Plan::wait_recv_in_place");
+  detail::ReceiveSlot& slot = detail::in_place_slot(p, index, "Plan::wait_recv_in_place");
   detail::wait_receive(p, slot, Scope::whole, detail::Receipt::in_place);
   return slot.next_part < 0 ? detail::view(slot) : nullptr;
 }
@@ -257,21 +197,13 @@ void Plan::release(std::size_t channel, int neighbour) {
   PlanState& p = committed_state(state_, "Plan::release");
   const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::release");
   const SlotCall use(p, false, index, Scope::whole, "Plan::release");
-  release_if_held(p, p.receives[static_cast<std::size_t>(index)]);
+  detail::release_if_held(p, p.receives[static_cast<std::size_t>(index)]);
 }
 
 void Plan::read_in_place(std::size_t channel, int neighbour, void (*use)(void*, const std::byte*), void* context) {
   PlanState& p = committed_state(state_, "Plan::read_in_place");
-  const std::int32_t index = detail::receive_index(p, channel, neighbour, "Plan::read_in_place");
-  const SlotCall claimed(p, false, index, Scope::whole, "Plan::read_in_place");
-  detail::ReceiveSlot& slot = in_place_slot(p, index, "Plan::read_in_place");
-  detail::wait_receive(p, slot, Scope::whole, detail::Receipt::in_place);
-  struct Release {  // after `use`, whether it returns or throws
-    PlanState& p;
-    detail::ReceiveSlot& slot;
-    ~Release() { release_if_held(p, slot); }
-  } release{p, slot};
-  use(context, slot.next_part < 0 ? detail::view(slot) : nullptr);
+  detail::read_in_place_step(p, detail::receive_index(p, channel, neighbour, "Plan::read_in_place"), use, context,
+                             "Plan::read_in_place");
 }
 
 void Plan::acknowledge(std::size_t channel, int neighbour) {

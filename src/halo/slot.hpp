@@ -36,6 +36,7 @@ struct SendSlot {
   std::uint8_t part = 0;
   std::uint32_t partition = 0;
   std::int32_t combined = -1;  // its partitions go as one message: PlanState::combined_sends[combined]
+  bool crosses_nodes = false;  // type->between_nodes(), kept here: every slot call asks
   const PathType* type = nullptr;
   std::unique_ptr<SendPath> path;
 };
@@ -56,6 +57,7 @@ struct ReceiveSlot {
   std::uint8_t part = 0;
   std::uint32_t partition = 0;
   std::int32_t combined = -1;  // PlanState::combined_receives[combined]
+  bool crosses_nodes = false;  // as SendSlot's
   const PathType* type = nullptr;
   std::unique_ptr<ReceivePath> path;
 };

@@ -253,6 +253,49 @@ TEST(PlanInPlace, ReadInPlaceReleasesWhenTheReaderThrows) {
   w.barrier();
 }
 
+// The slot ends (Plan::send_end, receive_end) drive a ping-pong as the plan's own calls do: values
+// of every round, the send refused while the partner still reads, and errors naming the end.
+TEST(PlanInPlace, SlotEndsDriveThePingPong) {
+  World& w = gwtest::world();
+  Pair pair(w, false);
+  GW_EXPECT_ERROR(SendEnd().try_send(), Errc::state, "SendEnd::try_send", "refers to no slot");
+  GW_EXPECT_ERROR(ReceiveEnd().prefetch(), Errc::state, "ReceiveEnd::prefetch", "refers to no slot");
+  GW_EXPECT_ERROR((void)pair.plan.send_end(0, w.size() + 3), Errc::out_of_range, "Plan::send_end", "is not a neighbour");
+  if (pair.partner < 0) return w.barrier();
+  SendEnd out = pair.plan.send_end(1, pair.partner);
+  ReceiveEnd in = pair.plan.receive_end(1, pair.partner);
+  const bool leader = w.rank() % 2 == 0;
+  for (int round = 1; round <= 50; ++round) {
+    for (int turn = 0; turn < 2; ++turn) {
+      if (leader == (turn == 0)) {
+        for (std::size_t k = 0; k < count; ++k) pair.output(1)[k] = value(round, w.rank(), 1, k);
+        out.prefetch();
+        if (!out.try_send()) {
+          out.wait_send();
+          out.send();
+        }
+      } else {
+        in.prefetch();
+        double sum = 0.0, expected = 0.0;
+        in.read_in_place([&](const std::byte* message) {
+          const double* at = message != nullptr ? reinterpret_cast<const double*>(message)
+                                                : reinterpret_cast<const double*>(pair.in.data()) + count;
+          for (std::size_t k = 0; k < count; ++k) {
+            sum += at[k];
+            expected += value(round, pair.partner, 1, k);
+          }
+        });
+        ASSERT_EQ(sum, expected) << "round " << round;
+      }
+    }
+  }
+  out.wait_send();
+  EXPECT_TRUE(out.test_send());
+  Plan moved = std::move(pair.plan);  // the ends go with the plan's state
+  EXPECT_TRUE(out.test_send());
+  w.barrier();
+}
+
 TEST(PlanReply, BothSidesMustAgreeAndChooseBeforeCommit) {
   World& w = gwtest::world();
   if (w.size() < 2) GTEST_SKIP() << "needs two ranks";

@@ -107,6 +107,7 @@ Slot common_fields(const PlanState& p, const Job& job, const SlotBuild& b) {
   if (!p.partition_base.empty())
     slot.partition = static_cast<std::uint32_t>(job.channel - p.partition_base[p.user_channel_of[job.channel]]);
   slot.type = job.type;
+  slot.crosses_nodes = job.type->between_nodes();
   return slot;
 }
 
