@@ -243,9 +243,9 @@ void CoreFastPath::prefetch_arrivals(CoreLink& link) const {
   }
 }
 
-// The link's next operation sends on its other plan: the lines its sends check and write (the
-// acknowledgements of that plan's last messages, the staging they pack into) asked for now, so that
-// Begin need not wait for them to come from the readers' cores. Only a hint, as prefetch_arrivals.
+// The link's next operation sends on its other plan: the lines its sends check (the
+// acknowledgements of that plan's last messages) asked for now, so that Begin need not wait for
+// them to come from the readers' cores. Only a hint, as prefetch_arrivals.
 void CoreFastPath::prefetch_sends(CoreLink& link) const {
   if (!link.sends) return;
   const Side side = sending_side(graph_, link.direction);

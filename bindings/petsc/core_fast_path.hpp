@@ -4,9 +4,10 @@
 // I send to, my units of it taken from my array (a private region of the plan, rebound to each
 // operation's array). The core's path carries it (staged: packed by me into my shared staging, one
 // half per message, so the next operation need not wait for this one's readers); the receiver
-// reads each message where it is (Plan::view), combines it into its array with the MPI_Op in
-// PETSc's rank order and releases it. Edges between nodes go through `remote`, a basic SF of only
-// those edges; a rank's own units never leave the process.
+// reads each message where it is (ReceiveEnd::read_in_place), combining it into its array with the
+// MPI_Op in PETSc's rank order. The plans' slots are taken once as slot ends (slot_end.hpp). Edges
+// between nodes go through `remote`, a basic SF of only those edges; a rank's own units never leave
+// the process.
 #pragma once
 
 #include <ghostwire/plan.hpp>
