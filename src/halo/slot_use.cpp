@@ -77,6 +77,12 @@ void SlotClaim::claim_parts(std::vector<Slot>& slots, std::int32_t first, Scope 
 
 void SlotClaim::claim(SlotUse& use, int rank, std::size_t channel, const char* call) {
   const std::uintptr_t me = this_thread_tag();
+  if (use.holder.load(std::memory_order_relaxed) == me) {  // only this thread can have put its tag there
+    release();
+    raise(Errc::state, std::string(call) + ": " + p_.slot_name(channel, rank) + " of plan " + std::to_string(p_.id) +
+                           " is already in a call on this thread (a call on a slot from inside a call on it, such "
+                           "as read_in_place's reader)");
+  }
   std::uintptr_t holder = 0;
   if (use.holder.compare_exchange_strong(holder, me, std::memory_order_seq_cst, std::memory_order_relaxed)) {
     if (count_ < inline_count)

@@ -250,6 +250,13 @@ TEST(PlanInPlace, ReadInPlaceReleasesWhenTheReaderThrows) {
   }
   GW_EXPECT_ERROR(pair.plan.read_in_place(0, w.size() + 3, [](const std::byte*) {}), Errc::out_of_range,
                   "Plan::read_in_place", "is not a neighbour");
+  if (pair.partner >= 0) {  // a reader that calls the plan on its own slot is refused, naming why
+    for (std::size_t k = 0; k < count; ++k) pair.output(0)[k] = value(9, w.rank(), 0, k);
+    pair.plan.send(0, pair.partner);
+    GW_EXPECT_ERROR(pair.plan.read_in_place(0, pair.partner, [&](const std::byte*) { pair.plan.release(0, pair.partner); }),
+                    Errc::state, "Plan::release", "already in a call on this thread");
+    pair.plan.wait_send(0, pair.partner);  // and the message was released all the same
+  }
   w.barrier();
 }
 
