@@ -220,7 +220,7 @@ class Plan {
   // The message is released whether `use` returns or throws.
   template <class Use>
   void read_in_place(std::size_t channel, int neighbour, Use&& use) {
-    read_in_place(channel, neighbour, &call_reader<std::remove_reference_t<Use>>, &use);
+    read_in_place(channel, neighbour, &detail::call_reader<std::remove_reference_t<Use>>, &use);
   }
   void read_in_place(std::size_t channel, int neighbour, void (*use)(void* context, const std::byte* message),
                      void* context);
@@ -286,11 +286,6 @@ class Plan {
   PlanTraffic traffic() const;
 
  private:
-  template <class Use>
-  static void call_reader(void* use, const std::byte* message) {
-    (*static_cast<Use*>(use))(message);
-  }
-
   std::unique_ptr<detail::PlanState> state_;
 };
 

@@ -16,7 +16,13 @@ namespace ghostwire {
 
 namespace detail {
 struct PlanState;
+
+// A reader given as any callable, called through a plain function pointer (the library's side).
+template <class Use>
+void call_reader(void* use, const std::byte* message) {
+  (*static_cast<Use*>(use))(message);
 }
+}  // namespace detail
 
 class SendEnd {
  public:
@@ -42,7 +48,7 @@ class ReceiveEnd {
   // copied into the receive layout), releases it (also when `use` throws).
   template <class Use>
   void read_in_place(Use&& use) {
-    read_in_place(&call_reader<std::remove_reference_t<Use>>, &use);
+    read_in_place(&detail::call_reader<std::remove_reference_t<Use>>, &use);
   }
   void read_in_place(void (*use)(void* context, const std::byte* message), void* context);
   // Plan::prefetch_recv(c, n, bytes): a hint, takes no claim.
@@ -51,10 +57,6 @@ class ReceiveEnd {
  private:
   friend class Plan;
   ReceiveEnd(detail::PlanState* plan, std::int32_t index) : plan_(plan), index_(index) {}
-  template <class Use>
-  static void call_reader(void* use, const std::byte* message) {
-    (*static_cast<Use*>(use))(message);
-  }
   detail::PlanState* plan_ = nullptr;
   std::int32_t index_ = -1;
 };

@@ -90,6 +90,14 @@ std::uint32_t whole_sequence(PlanState& p, ReceiveSlot& first, Scope scope) {
   return behind;
 }
 
+// Posts every part (send() and post_acknowledged() have checked that they may go).
+void post_parts(PlanState& p, SendSlot& slot, Scope scope, Post how) {
+  for_each_part(p.sends, slot, scope, [&](SendSlot& part) {
+    post(p, part, how);
+    part.deferred = how == Post::by_exchange && defers_after_exchange(part);
+  });
+}
+
 }  // namespace
 
 void send(PlanState& p, SendSlot& slot, const char* call, Scope scope, Post how) {
@@ -104,15 +112,12 @@ void send(PlanState& p, SendSlot& slot, const char* call, Scope scope, Post how)
                              std::to_string(p.id) + ": message " + std::to_string(part.sequence) + " " +
                              not_acknowledged_hint(part));
   });
-  post_acknowledged(p, slot, call, scope, how);
+  post_parts(p, slot, scope, how);
 }
 
 void post_acknowledged(PlanState& p, SendSlot& slot, const char* call, Scope scope, Post how) {
   refuse_if_readied(p, slot, call);
-  for_each_part(p.sends, slot, scope, [&](SendSlot& part) {
-    post(p, part, how);
-    part.deferred = how == Post::by_exchange && defers_after_exchange(part);
-  });
+  post_parts(p, slot, scope, how);
 }
 
 bool test_send(PlanState& p, SendSlot& slot, Scope scope) {

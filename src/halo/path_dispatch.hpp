@@ -30,6 +30,8 @@ inline bool try_receive(PlanState& p, ReceiveSlot& slot, Receipt receipt) {
   return slot.path->try_receive(p, slot, receipt);
 }
 inline const std::byte* view(const ReceiveSlot& slot) { return slot.path->view(); }
+// Plan::view: none for a split or partitioned message, which is in several places.
+inline const std::byte* whole_view(const ReceiveSlot& slot) { return slot.next_part < 0 ? view(slot) : nullptr; }
 inline void prefetch_next(const ReceiveSlot& slot, std::size_t bytes) { slot.path->prefetch_next(slot, bytes); }
 inline void release_held(PlanState& p, ReceiveSlot& slot) { slot.path->release_held(p, slot); }
 inline void acknowledge(const PlanState& p, const ReceiveSlot& slot) { slot.path->acknowledge(p, slot); }

@@ -4,8 +4,6 @@
 // runs the slot's step (exchange.cpp). docs/plans.md, "Operations" and "Threads".
 #include <mpi.h>
 
-#include <algorithm>
-
 #include "ghostwire/error.hpp"
 #include "ghostwire/plan.hpp"
 #include "halo/combined_partitions.hpp"
@@ -161,7 +159,7 @@ bool Plan::parrived(std::size_t channel, int neighbour, std::size_t partition) {
 const std::byte* Plan::view(std::size_t channel, int neighbour) const {
   PlanState& p = committed_state(state_, "Plan::view");
   const detail::ReceiveSlot& slot = p.receives[static_cast<std::size_t>(detail::receive_index(p, channel, neighbour, "Plan::view"))];
-  return slot.next_part < 0 ? detail::view(slot) : nullptr;  // a split or partitioned message is in several places
+  return detail::whole_view(slot);
 }
 
 void Plan::prefetch_recv(std::size_t channel, int neighbour, std::size_t bytes) {
@@ -190,7 +188,7 @@ const std::byte* Plan::wait_recv_in_place(std::size_t channel, int neighbour) {
   const SlotCall use(p, false, index, Scope::whole, "Plan::wait_recv_in_place");
   detail::ReceiveSlot& slot = detail::in_place_slot(p, index, "Plan::wait_recv_in_place");
   detail::wait_receive(p, slot, Scope::whole, detail::Receipt::in_place);
-  return slot.next_part < 0 ? detail::view(slot) : nullptr;
+  return detail::whole_view(slot);
 }
 
 void Plan::release(std::size_t channel, int neighbour) {

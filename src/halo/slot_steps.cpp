@@ -76,7 +76,7 @@ void read_in_place_step(PlanState& p, std::int32_t index, void (*use)(void*, con
     ReceiveSlot& slot;
     ~Release() { release_if_held(p, slot); }
   } release{p, slot};
-  use(context, slot.next_part < 0 ? view(slot) : nullptr);
+  use(context, whole_view(slot));
 }
 
 }  // namespace detail
