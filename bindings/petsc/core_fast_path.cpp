@@ -5,6 +5,7 @@
 #include <ghostwire/layout.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "remote_edges.hpp"
@@ -29,6 +30,35 @@ std::vector<std::size_t> indices_of(const Side& side, std::size_t p) {
   return std::vector<std::size_t>(side.index.begin() + side.offset[p], side.index.begin() + side.offset[p + 1]);
 }
 
+// Runs of consecutive indices in peer p's units: each is one iovec of a cross-memory read.
+std::size_t runs_in(const Side& side, std::size_t p) {
+  std::size_t runs = 0;
+  for (PetscInt k = side.offset[p]; k < side.offset[p + 1]; ++k)
+    if (k == side.offset[p] || side.index[k] != side.index[k - 1] + 1) ++runs;
+  return runs;
+}
+
+// When one copy by the kernel pays (measured with gw-petsc-sf-bench -run, docs/petsc.md "One copy
+// or two"): a read is a system call that pins the pages of every run, so the message must be at
+// least 16 KiB in runs of 4 KiB on average; a message combined after it is read (not received into
+// place) loses to staging's two copies on two cores above 1 MiB.
+constexpr std::size_t read_min_bytes = 16 * 1024;
+constexpr std::size_t read_min_run_bytes = 4 * 1024;
+constexpr std::size_t read_max_combined_bytes = 1024 * 1024;
+
+bool read_pays(std::size_t bytes, std::size_t runs, bool into_place) {
+  return bytes >= read_min_bytes && bytes >= read_min_run_bytes * runs &&
+         (into_place || bytes <= read_max_combined_bytes);
+}
+
+// Peer p's units, from where a plan left them laid out as my array (`from`), into my array.
+void copy_at(const Side& side, std::size_t p, std::size_t unit_bytes, const std::byte* from, void* to) {
+  for (PetscInt k = side.offset[p]; k < side.offset[p + 1]; ++k) {
+    const auto at = static_cast<std::size_t>(side.index[k]) * unit_bytes;
+    std::memcpy(static_cast<std::byte*>(to) + at, from + at, unit_bytes);
+  }
+}
+
 }  // namespace
 
 CoreFastPath::CoreFastPath(ghostwire::World& world, NodeGraph graph, PetscSF remote)
@@ -49,34 +79,43 @@ FastPath::Counts CoreFastPath::counts() const {
   return c;
 }
 
+// The path every message of mine on this link takes: the one -sf_ghostwire_transfer forces, or
+// under auto cross-memory attach where every message I send pays for it (each rank decides for its
+// own messages; the receiver reads whatever its sender chose), else the core's own choice (null).
+const char* CoreFastPath::forced_path(const CoreLink& link) const {
+  if (graph_.transfer == Transfer::segment) return "staged";
+  if (graph_.transfer == Transfer::cma) return "cross-memory";
+  const Side send = sending_side(graph_, link.direction);
+  bool any = false;
+  for (std::size_t p = 0; p < send.peers.size(); ++p) {
+    if (send.peers[p] == world_.rank() || send.units(p) == 0) continue;
+    if (!read_pays(static_cast<std::size_t>(send.units(p)) * link.unit_bytes, runs_in(send, p), link.into_place))
+      return nullptr;
+    any = true;
+  }
+  return any ? "cross-memory" : nullptr;
+}
+
 // A plan for one direction and unit size: a message to each peer I send to, from the source region
 // (my root array in Bcast, my leaf array in Reduce) at my indices for that peer; from each peer I
-// receive from, a message into its place in `arrivals` (used only when a message is not read in place).
-void CoreFastPath::make_plan(const CoreLink& link, CorePlan& made) const {
-  const Side send = sending_side(graph_, link.direction), receive = receiving_side(graph_, link.direction);
+// receive from, a message into the target region at my indices for it (into place) or into its
+// place in `arrivals` (used only when a message is not read in place).
+void CoreFastPath::make_plan(CoreLink& link, CorePlan& made) const {
+  const Side send = sending_side(graph_, link.direction);
   const int me = world_.rank();
   const std::size_t unit_bytes = link.unit_bytes;
   made.plan = std::make_unique<ghostwire::Plan>(world_, neighbours_, 1);
-  if (graph_.transfer != Transfer::automatic)
-    made.plan->intra_path(graph_.transfer == Transfer::cma ? "cross-memory" : "staged");
+  if (const char* path = forced_path(link)) made.plan->intra_path(path);
   const PetscInt extent = link.direction == Direction::bcast ? graph_.root_extent : graph_.leaf_extent;
   made.placeholder.resize(static_cast<std::size_t>(std::max<PetscInt>(extent, 1)) * unit_bytes);
   made.source = made.plan->add_memory(made.placeholder.data(), made.placeholder.size(), unit_bytes);
-  PetscInt arriving = 0;
-  for (std::size_t p = 0; p < receive.peers.size(); ++p)
-    if (receive.peers[p] != me) arriving += receive.units(p);
-  made.arrivals.resize(static_cast<std::size_t>(std::max<PetscInt>(arriving, 1)) * unit_bytes);
-  const ghostwire::Region arrivals = made.plan->add_memory(made.arrivals.data(), made.arrivals.size(), unit_bytes);
+  made.bound = made.placeholder.data();
+  add_receives(link, made);
   for (std::size_t p = 0; p < send.peers.size(); ++p)
     if (send.peers[p] != me)
       made.plan->add_send(0, send.peers[p], made.source, ghostwire::Layout::indices(indices_of(send, p)));
-  for (std::size_t p = 0; p < receive.peers.size(); ++p) {
-    if (receive.peers[p] == me) continue;
-    made.plan->add_receive(0, receive.peers[p], arrivals,
-                           ghostwire::Layout::contiguous(static_cast<std::size_t>(receive.area[p]),
-                                                         static_cast<std::size_t>(receive.units(p))));
-  }
   made.plan->commit();
+  const Side receive = receiving_side(graph_, link.direction);
   made.send_to.resize(send.peers.size());
   for (std::size_t p = 0; p < send.peers.size(); ++p)
     if (send.peers[p] != me) made.send_to[p] = made.plan->send_end(0, send.peers[p]);
@@ -85,10 +124,37 @@ void CoreFastPath::make_plan(const CoreLink& link, CorePlan& made) const {
     if (receive.peers[p] != me) made.receive_from[p] = made.plan->receive_end(0, receive.peers[p]);
 }
 
-std::unique_ptr<CoreLink> CoreFastPath::make_link(Direction direction, std::size_t unit_bytes) const {
+void CoreFastPath::add_receives(CoreLink& link, CorePlan& made) const {
+  const Side receive = receiving_side(graph_, link.direction);
+  const int me = world_.rank();
+  const std::size_t unit_bytes = link.unit_bytes;
+  if (link.into_place) {
+    link.scratch.resize(static_cast<std::size_t>(std::max<PetscInt>(graph_.leaf_extent, 1)) * unit_bytes);
+    made.target = made.plan->add_memory(link.scratch.data(), link.scratch.size(), unit_bytes);
+    made.target_bound = link.scratch.data();
+    for (std::size_t p = 0; p < receive.peers.size(); ++p)
+      if (receive.peers[p] != me)
+        made.plan->add_receive(0, receive.peers[p], made.target, ghostwire::Layout::indices(indices_of(receive, p)));
+    return;
+  }
+  PetscInt arriving = 0;
+  for (std::size_t p = 0; p < receive.peers.size(); ++p)
+    if (receive.peers[p] != me) arriving += receive.units(p);
+  link.arrivals.resize(static_cast<std::size_t>(std::max<PetscInt>(arriving, 1)) * unit_bytes);
+  const ghostwire::Region arrivals = made.plan->add_memory(link.arrivals.data(), link.arrivals.size(), unit_bytes);
+  for (std::size_t p = 0; p < receive.peers.size(); ++p) {
+    if (receive.peers[p] == me) continue;
+    made.plan->add_receive(0, receive.peers[p], arrivals,
+                           ghostwire::Layout::contiguous(static_cast<std::size_t>(receive.area[p]),
+                                                         static_cast<std::size_t>(receive.units(p))));
+  }
+}
+
+std::unique_ptr<CoreLink> CoreFastPath::make_link(Direction direction, std::size_t unit_bytes, bool into_place) const {
   auto link = std::make_unique<CoreLink>();
   link->direction = direction;
   link->unit_bytes = unit_bytes;
+  link->into_place = into_place;
   const Side send = sending_side(graph_, direction);
   link->sends = std::any_of(send.peers.begin(), send.peers.end(), [me = world_.rank()](int peer) { return peer != me; });
   for (CorePlan& plan : link->plans) make_plan(*link, plan);
@@ -117,10 +183,12 @@ void CoreFastPath::count_paths(CoreLink& link) const {
 // A free link of this direction and unit size, or a new one. Every rank makes the same choice
 // (PETSc calls Begin and End collectively, in the same order), so a new plan is committed on every
 // rank together.
-CoreLink& CoreFastPath::acquire(Direction direction, std::size_t unit_bytes) {
+CoreLink& CoreFastPath::acquire(Direction direction, std::size_t unit_bytes, bool into_place) {
   for (auto& link : links_)
-    if (!link->in_use && link->direction == direction && link->unit_bytes == unit_bytes) return *link;
-  links_.push_back(make_link(direction, unit_bytes));
+    if (!link->in_use && link->direction == direction && link->unit_bytes == unit_bytes &&
+        link->into_place == into_place)
+      return *link;
+  links_.push_back(make_link(direction, unit_bytes, into_place));
   return *links_.back();
 }
 
@@ -152,14 +220,9 @@ void CoreFastPath::send(CoreLink& link) {
                      !arrays_overlap(graph_, link.rootdata, link.leafdata, link.decoded.bytes);
   if (r.self_send >= 0 && r.self_receive >= 0 && !link.direct_self) stage_self(link, data);
   CorePlan& turn = link.plans[link.turn];
+  bind(link, turn, link.sends ? data : turn.bound);
   if (!link.sends) return;
   const int me = world_.rank();
-  if (data != turn.bound) {  // every message of the plan taken before its array moves
-    for (std::size_t p = 0; p < side.peers.size(); ++p)
-      if (side.peers[p] != me) turn.send_to[p].wait_send();
-    turn.plan->rebind(turn.source, const_cast<void*>(data));
-    turn.bound = data;
-  }
   for (std::size_t p = 0; p < side.peers.size(); ++p) {
     if (side.peers[p] == me || turn.send_to[p].try_send()) continue;
     turn.send_to[p].wait_send();
@@ -167,6 +230,27 @@ void CoreFastPath::send(CoreLink& link) {
   }
   counts_.staged += link.staged;
   counts_.read += link.read;
+}
+
+// The plan's regions onto this operation's arrays: the source onto `data`; into place, the target
+// onto the leaf array where it is apart from the root array (else onto the scratch), through the
+// scratch so that the two regions never overlap on the way. Every message of the plan is taken
+// before its arrays move (its receives were, at the End two operations ago).
+void CoreFastPath::bind(CoreLink& link, CorePlan& turn, const void* data) {
+  const void* target = turn.target_bound;
+  if (link.into_place)  // (no leaf array where nothing arrives)
+    target = !link.leafdata || graph_.leaf_extent == 0 || arrays_overlap(graph_, link.rootdata, link.leafdata, link.decoded.bytes)
+                 ? link.scratch.data()
+                 : link.leafdata;
+  if (data == turn.bound && target == turn.target_bound) return;
+  const Side side = sending_side(graph_, link.direction);
+  for (std::size_t p = 0; p < side.peers.size(); ++p)
+    if (side.peers[p] != world_.rank()) turn.send_to[p].wait_send();
+  if (link.into_place && turn.target_bound != link.scratch.data()) turn.plan->rebind(turn.target, link.scratch.data());
+  turn.plan->rebind(turn.source, const_cast<void*>(data));
+  if (link.into_place) turn.plan->rebind(turn.target, const_cast<void*>(target));
+  turn.bound = data;
+  turn.target_bound = target;
 }
 
 // Peer p's units (at `units`, in the order of my indices for it) combined into my array.
@@ -178,8 +262,9 @@ void CoreFastPath::combine_from(const CoreLink& link, std::size_t p, void* data,
 }
 
 // Every peer's units combined into my array in PETSc's rank order, each read where the path left it.
-// Where peers read my array (cross-memory attach), my array may change only once they have: every
-// message is received first, then their acknowledgements waited for, then all combined.
+// Where peers read my array (cross-memory attach), End returns only once they have (the array is
+// the program's again); if that array overlaps the one I combine into, every message is received
+// first, then the readers waited for, then all combined, so that they read it as it was at Begin.
 void CoreFastPath::receive(CoreLink& link) {
   const bool bcast = link.direction == Direction::bcast;
   void* data = const_cast<void*>(bcast ? link.leafdata : link.rootdata);
@@ -191,11 +276,12 @@ void CoreFastPath::receive(CoreLink& link) {
   const DirectionRuns& r = runs(link);
   CorePlan& turn = link.plans[link.turn];
   const int me = world_.rank();
-  if (link.read > 0) {
+  const bool readers_first =
+      link.read > 0 && arrays_overlap(graph_, link.rootdata, link.leafdata, link.decoded.bytes);
+  if (readers_first) {
     for (int peer : side.peers)
       if (peer != me) turn.plan->wait_recv_in_place(0, peer);
-    for (int peer : sending_side(graph_, link.direction).peers)
-      if (peer != me) turn.plan->wait_send(0, peer);
+    wait_for_readers(link);
   }
   if (link.direct_self && link.read == 0) prefetch_arrivals(link);
   for (std::size_t p = 0; p < side.peers.size(); ++p) {
@@ -205,26 +291,37 @@ void CoreFastPath::receive(CoreLink& link) {
       continue;
     }
     const int peer = side.peers[p];
-    if (link.read > 0) {  // received above
-      combine_from(link, p, data, received(link, side, p));
+    if (readers_first) {  // received above
+      take(link, p, data, turn.plan->view(0, peer));
       turn.plan->release(0, peer);
       continue;
     }
-    turn.receive_from[p].read_in_place([&](const std::byte* units) {
-      combine_from(link, p, data, units ? units : arrival(link, side, p));
-    });
+    turn.receive_from[p].read_in_place([&](const std::byte* units) { take(link, p, data, units); });
   }
+  if (link.read > 0 && !readers_first) wait_for_readers(link);
 }
 
-// Where peer p's message of this operation is to be read: in place (view), or copied into arrivals.
-const std::byte* CoreFastPath::received(CoreLink& link, const Side& side, std::size_t p) const {
-  if (const std::byte* units = link.plans[link.turn].plan->view(0, side.peers[p])) return units;
-  return arrival(link, side, p);
+// Every peer that reads my array (cross-memory attach) has read this operation's units.
+void CoreFastPath::wait_for_readers(CoreLink& link) {
+  CorePlan& turn = link.plans[link.turn];
+  const Side side = sending_side(graph_, link.direction);
+  for (std::size_t p = 0; p < side.peers.size(); ++p)
+    if (side.peers[p] != world_.rank()) turn.send_to[p].wait_send();
+}
+
+// Peer p's message into my array: from where it is (`view`), or from where the plan copied it (its
+// arrival; into place, the leaf array itself, or the scratch laid out as it).
+void CoreFastPath::take(const CoreLink& link, std::size_t p, void* data, const std::byte* view) const {
+  const Side side = receiving_side(graph_, link.direction);
+  if (view) return combine_from(link, p, data, view);
+  if (!link.into_place) return combine_from(link, p, data, arrival(link, side, p));
+  const CorePlan& turn = link.plans[link.turn];
+  if (turn.target_bound != data) copy_at(side, p, link.unit_bytes, link.scratch.data(), data);
 }
 
 // Where peer p's message is copied when it is not read in place.
 const std::byte* CoreFastPath::arrival(const CoreLink& link, const Side& side, std::size_t p) const {
-  return link.plans[link.turn].arrivals.data() + static_cast<std::size_t>(side.area[p]) * link.unit_bytes;
+  return link.arrivals.data() + static_cast<std::size_t>(side.area[p]) * link.unit_bytes;
 }
 
 // Before my own units are combined: the lines of every peer's message (where it is or will be read
@@ -271,7 +368,7 @@ PetscErrorCode CoreFastPath::begin(Direction direction, MPI_Datatype unit, Petsc
   }
   CoreLink* link = nullptr;
   try {
-    link = &acquire(direction, decoded.bytes);
+    link = &acquire(direction, decoded.bytes, direction == Direction::bcast && op == MPI_REPLACE);
   } catch (const std::exception& e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: %s Begin failed: %s", name(direction), e.what());
   }

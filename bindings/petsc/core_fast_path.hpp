@@ -5,7 +5,10 @@
 // operation's array). The core's path carries it (staged: packed by me into my shared staging, one
 // half per message, so the next operation need not wait for this one's readers); the receiver
 // reads each message where it is (ReceiveEnd::read_in_place), combining it into its array with the
-// MPI_Op in PETSc's rank order. The plans' slots are taken once as slot ends (slot_end.hpp). Edges
+// MPI_Op in PETSc's rank order. A Bcast that replaces (MPI_REPLACE: each leaf has one root, so no
+// order to keep) receives into the leaf array itself (a second private region, rebound likewise),
+// so that a message the path copies (cross-memory attach) lands in place: one copy. The plans' slots
+// are taken once as slot ends (slot_end.hpp). Edges
 // between nodes go through `remote`, a basic SF of only those edges; a rank's own units never leave
 // the process.
 #pragma once
@@ -30,8 +33,11 @@ struct CorePlan {
   std::unique_ptr<ghostwire::Plan> plan;
   ghostwire::Region source;
   std::vector<std::byte> placeholder;  // the source region's memory until an operation rebinds it
-  std::vector<std::byte> arrivals;     // where a message not read in place is copied, by peer
   const void* bound = nullptr;         // the array the source region points at
+  // Into place (CoreLink::into_place): the target region, on the leaf array when it is apart from
+  // the root array, else on the link's scratch, and where it points.
+  ghostwire::Region target;
+  const void* target_bound = nullptr;
   // The plan's slots found once, by position in the sending (receiving) side's peers; my own
   // position has none.
   std::vector<ghostwire::SendEnd> send_to;
@@ -41,6 +47,11 @@ struct CorePlan {
 struct CoreLink {
   Direction direction = Direction::bcast;
   std::size_t unit_bytes = 0;
+  bool into_place = false;  // a Bcast with MPI_REPLACE: messages received into the leaf array
+  // Where a plan copies a message it does not hand over in place: `arrivals`, by peer, or into
+  // place the leaf array or `scratch` laid out as it. Shared by the two plans: a link's operations
+  // receive one after another, and the cache keeps one of them.
+  std::vector<std::byte> arrivals, scratch;
   CorePlan plans[2];
   std::uint64_t uses = 0;  // operations begun on this link (the same count on every rank)
   int turn = 0;            // the plan of the operation in flight
@@ -73,18 +84,22 @@ class CoreFastPath final : public FastPath {
   Counts counts() const override;
 
  private:
-  CoreLink& acquire(Direction direction, std::size_t unit_bytes);
-  std::unique_ptr<CoreLink> make_link(Direction direction, std::size_t unit_bytes) const;
-  void make_plan(const CoreLink& link, CorePlan& made) const;
+  CoreLink& acquire(Direction direction, std::size_t unit_bytes, bool into_place);
+  std::unique_ptr<CoreLink> make_link(Direction direction, std::size_t unit_bytes, bool into_place) const;
+  void make_plan(CoreLink& link, CorePlan& made) const;
+  void add_receives(CoreLink& link, CorePlan& made) const;
+  const char* forced_path(const CoreLink& link) const;
+  void bind(CoreLink& link, CorePlan& turn, const void* data);
   void count_paths(CoreLink& link) const;
   const DirectionRuns& runs(const CoreLink& link) const {
     return link.direction == Direction::bcast ? bcast_runs_ : reduce_runs_;
   }
   void send(CoreLink& link);
   void receive(CoreLink& link);
+  void wait_for_readers(CoreLink& link);
   void prefetch_arrivals(CoreLink& link) const;
   void prefetch_sends(CoreLink& link) const;
-  const std::byte* received(CoreLink& link, const Side& side, std::size_t p) const;
+  void take(const CoreLink& link, std::size_t p, void* data, const std::byte* view) const;
   const std::byte* arrival(const CoreLink& link, const Side& side, std::size_t p) const;
   void stage_self(CoreLink& link, const void* data);
   void combine_from(const CoreLink& link, std::size_t p, void* data, const void* units) const;

@@ -4,16 +4,10 @@
 
 #include <ghostwire/error.hpp>
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdint>
-#include <cstdlib>
 #include <string>
 
 #include "core_fast_path.hpp"
-#include "cross_memory.hpp"
-#include "node_fast_path.hpp"
 #include "sf_ghostwire.hpp"
 #include "world_cache.hpp"
 
@@ -89,111 +83,14 @@ PetscErrorCode build_remote_sf(PetscSF sf, const ghostwire::World& world, PetscS
   PetscFunctionReturn(0);
 }
 
-// Every rank tells each peer where the peer's units start in its message areas: a root rank tells
-// its leaf ranks (Bcast), a leaf rank its root ranks (Reduce).
-PetscErrorCode exchange_offsets(PetscSF sf, NodeGraph* g) {
-  MPI_Comm comm = PetscObjectComm((PetscObject)sf);
-  PetscMPIInt to_leaves, to_roots;
-  std::size_t nroot = g->root_ranks.size(), nleaf = g->leaf_ranks.size();
-  std::vector<MPI_Request> requests;
-  PetscFunctionBegin;
-  PetscCall(PetscCommGetNewTag(comm, &to_leaves));
-  PetscCall(PetscCommGetNewTag(comm, &to_roots));
-  g->at_root.assign(nroot, 0);
-  g->at_leaf.assign(nleaf, 0);
-  requests.resize(2 * (nroot + nleaf));
-  MPI_Request* r = requests.data();
-  for (std::size_t j = 0; j < nroot; ++j)
-    PetscCallMPI(MPI_Irecv(&g->at_root[j], 1, MPIU_INT, g->root_ranks[j], to_leaves, comm, r++));
-  for (std::size_t i = 0; i < nleaf; ++i)
-    PetscCallMPI(MPI_Irecv(&g->at_leaf[i], 1, MPIU_INT, g->leaf_ranks[i], to_roots, comm, r++));
-  for (std::size_t i = 0; i < nleaf; ++i)
-    PetscCallMPI(MPI_Isend(&g->iarea[i], 1, MPIU_INT, g->leaf_ranks[i], to_leaves, comm, r++));
-  for (std::size_t j = 0; j < nroot; ++j)
-    PetscCallMPI(MPI_Isend(&g->rarea[j], 1, MPIU_INT, g->root_ranks[j], to_roots, comm, r++));
-  PetscCallMPI(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
-  PetscFunctionReturn(0);
-}
-
-// For cross-memory reads, every sender tells each receiver its indices of the units it sends it:
-// a root rank its leaf ranks (Bcast), a leaf rank its root ranks (Reduce). Not to itself: a rank's
-// own units never go by cross-memory attach.
-PetscErrorCode exchange_indices(PetscSF sf, NodeGraph* g) {
-  MPI_Comm comm = PetscObjectComm((PetscObject)sf);
-  PetscMPIInt to_leaves, to_roots, me;
-  std::vector<MPI_Request> requests;
-  auto count = [](const std::vector<PetscInt>& offset, std::size_t k) {
-    return static_cast<PetscMPIInt>(offset[k + 1] - offset[k]);
-  };
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(comm, &me));
-  PetscCall(PetscCommGetNewTag(comm, &to_leaves));
-  PetscCall(PetscCommGetNewTag(comm, &to_roots));
-  g->from_root.assign(g->rmine.size(), 0);
-  g->from_leaf.assign(g->irootloc.size(), 0);
-  auto post = [&](auto call, PetscInt* base, const std::vector<PetscInt>& offset, const std::vector<int>& peers, int tag) {
-    for (std::size_t k = 0; k < peers.size(); ++k) {
-      if (peers[k] == me) continue;
-      requests.emplace_back();
-      PetscCallMPI(call(base + offset[k], count(offset, k), MPIU_INT, peers[k], tag, comm, &requests.back()));
-    }
-    return PetscErrorCode(0);
-  };
-  auto receive = [](void* b, int n, MPI_Datatype t, int p, int tag, MPI_Comm c, MPI_Request* r) { return MPI_Irecv(b, n, t, p, tag, c, r); };
-  auto send = [](void* b, int n, MPI_Datatype t, int p, int tag, MPI_Comm c, MPI_Request* r) { return MPI_Isend(b, n, t, p, tag, c, r); };
-  PetscCall(post(receive, g->from_root.data(), g->roffset, g->root_ranks, to_leaves));
-  PetscCall(post(receive, g->from_leaf.data(), g->ioffset, g->leaf_ranks, to_roots));
-  PetscCall(post(send, g->irootloc.data(), g->ioffset, g->leaf_ranks, to_leaves));
-  PetscCall(post(send, g->rmine.data(), g->roffset, g->root_ranks, to_roots));
-  PetscCallMPI(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
-  PetscFunctionReturn(0);
-}
-
-// Whether this rank can read every peer it receives from: one process_vm_readv of each peer's
-// probe word (pids and probe addresses gathered from every rank).
-bool probe_peers(const NodeGraph& g, const std::vector<std::uint64_t>& probes, int me, std::string* why) {
-  for (const auto* peers : {&g.root_ranks, &g.leaf_ranks})
-    for (int peer : *peers)
-      if (peer != me && !probe(g.pids[static_cast<std::size_t>(peer)], peer, probes[static_cast<std::size_t>(peer)], why))
-        return false;
-  return true;
-}
-
-// Collective: cross-memory attach is used only if every rank could read its peers. If not, auto
-// falls back to the segment (saying why with -info); a forced cma is an error naming the cause.
-PetscErrorCode set_up_transfer(PetscSF sf, Transfer transfer, NodeGraph* g) {
-  MPI_Comm comm = PetscObjectComm((PetscObject)sf);
-  PetscMPIInt size, rank;
-  int mine, all = 0;
-  std::string why;
-  PetscFunctionBegin;
-  // Every rank must choose alike (the choice decides which collectives follow).
+// Collective: every rank must force the same transfer (the plans' paths are chosen alike on both
+// ends of a message).
+PetscErrorCode check_transfer_agrees(PetscSF sf, Transfer transfer) {
   int modes[2] = {static_cast<int>(transfer), -static_cast<int>(transfer)}, extremes[2];
-  PetscCallMPI(MPI_Allreduce(modes, extremes, 2, MPI_INT, MPI_MAX, comm));
-  PetscCheck(extremes[0] == -extremes[1], comm, PETSC_ERR_ARG_INCOMP,
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Allreduce(modes, extremes, 2, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)sf)));
+  PetscCheck(extremes[0] == -extremes[1], PetscObjectComm((PetscObject)sf), PETSC_ERR_ARG_INCOMP,
              "PetscSF ghostwire: -sf_ghostwire_transfer (GHOSTWIRE_PETSC_TRANSFER) differs between ranks");
-  g->transfer = transfer;
-  if (transfer == Transfer::segment) PetscFunctionReturn(0);
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  const int pid = static_cast<int>(getpid());
-  const std::uint64_t address = probe_address();
-  std::vector<int> pids(static_cast<std::size_t>(size));
-  std::vector<std::uint64_t> probes(static_cast<std::size_t>(size));
-  PetscCallMPI(MPI_Allgather(&pid, 1, MPI_INT, pids.data(), 1, MPI_INT, comm));
-  PetscCallMPI(MPI_Allgather(&address, 1, MPI_UINT64_T, probes.data(), 1, MPI_UINT64_T, comm));
-  g->pids.assign(pids.begin(), pids.end());
-  mine = probe_peers(*g, probes, rank, &why) ? 1 : 0;
-  PetscCallMPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, comm));
-  if (all) PetscCall(exchange_indices(sf, g));
-  if (all) PetscFunctionReturn(0);
-  if (why.empty()) why = "it fails on another rank";
-  PetscCheck(transfer != Transfer::cma, PETSC_COMM_SELF, PETSC_ERR_SYS,
-             "PetscSF ghostwire: -sf_ghostwire_transfer cma, but cross-memory attach does not work: %s", why.c_str());
-  PetscCall(PetscInfo(sf, "PetscSF ghostwire: messages through the segment, cross-memory attach does not work: %s\n",
-                      why.c_str()));
-  g->transfer = Transfer::segment;
-  g->pids.clear();
   PetscFunctionReturn(0);
 }
 
@@ -221,16 +118,10 @@ PetscErrorCode create_node_path(PetscSF sf, std::unique_ptr<FastPath>* fast) {
     PetscBool peers = PETSC_FALSE;
     PetscCall(any_node_peer(sf, graph, world.rank(), &peers));
     if (!peers) PetscFunctionReturn(0);  // nothing for the fast path: all to the inner basic SF
+    PetscCall(check_transfer_agrees(sf, d.transfer));
     PetscCall(build_remote_sf(sf, world, &remote));
-    const char* protocol = std::getenv("GHOSTWIRE_PETSC_PROTOCOL");
-    if (protocol && std::string(protocol) == "core") {  // the plans place messages themselves
-      graph.transfer = d.transfer;
-      *fast = std::make_unique<CoreFastPath>(world, std::move(graph), remote);
-      PetscFunctionReturn(0);
-    }
-    PetscCall(exchange_offsets(sf, &graph));
-    PetscCall(set_up_transfer(sf, d.transfer, &graph));
-    *fast = std::make_unique<NodeFastPath>(world, std::move(graph), remote);
+    graph.transfer = d.transfer;
+    *fast = std::make_unique<CoreFastPath>(world, std::move(graph), remote);
   } catch (const std::exception& e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: cannot set up the fast path: %s", e.what());
   }

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The fast path of the PetscSF type "ghostwire": Bcast and Reduce between ranks that share memory
-// through ghostwire Segments and notifications instead of MPI messages, the edges between nodes
-// through a basic SF of their own (docs/petsc.md, "How it
-// works").
+// through ghostwire plans (the halo core's message paths: core_fast_path.hpp) instead of MPI
+// messages, the edges between nodes through a basic SF of their own (docs/petsc.md, "How it works").
 #pragma once
 
 #include <petsc/private/sfimpl.h>

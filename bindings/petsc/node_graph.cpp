@@ -4,29 +4,12 @@
 namespace gwpetsc {
 namespace {
 
-bool repeats(const PetscInt* index, PetscInt n) {
-  std::vector<PetscInt> sorted(static_cast<std::size_t>(n));
-  std::copy_n(index, n, sorted.begin());
-  std::sort(sorted.begin(), sorted.end());
-  return std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
-}
-
-// For reading peer p's units from its array: `from` holds the sender's indices, laid out as mine.
-void cross_memory_runs(const Side& receive, const std::vector<PetscInt>& from, std::size_t p, DirectionRuns* d) {
-  const PetscInt* theirs = from.data() + receive.offset[p];
-  const PetscInt* mine = receive.index.data() + receive.offset[p];
-  d->remote.push_back(runs_of(theirs, 0, nullptr, 0, receive.units(p)));
-  d->direct.push_back(repeats(mine, receive.units(p)) ? std::vector<Run>{}
-                                                      : runs_of(theirs, 0, mine, 0, receive.units(p)));
-}
-
 // Packing runs put peer p's units at area[p] of my area (my own units at the start of a private
 // buffer); combining runs read a peer's units from the start of what it packed for me.
-DirectionRuns runs_between(const Side& send, const Side& receive, const std::vector<PetscInt>& from, int me) {
+DirectionRuns runs_between(const Side& send, const Side& receive, int me) {
   DirectionRuns d;
   for (std::size_t p = 0; p < send.peers.size(); ++p) {
     auto runs = runs_of(send.index.data() + send.offset[p], 0, nullptr, send.area[p], send.units(p));
-    d.send_runs.push_back(runs.size());
     d.pack.push_back(runs_pay(runs, send.units(p)) ? std::move(runs) : std::vector<Run>{});
   }
   for (std::size_t p = 0; p < receive.peers.size(); ++p) {
@@ -35,14 +18,6 @@ DirectionRuns runs_between(const Side& send, const Side& receive, const std::vec
   }
   d.self_send = send.position_of(me);
   d.self_receive = receive.position_of(me);
-  for (std::size_t p = 0; p < receive.peers.size() && !from.empty(); ++p) {
-    if (static_cast<int>(p) != d.self_receive) {
-      cross_memory_runs(receive, from, p, &d);
-    } else {  // my own units are never read by cross-memory attach
-      d.remote.emplace_back();
-      d.direct.emplace_back();
-    }
-  }
   if (d.self_send >= 0 && d.self_receive >= 0) {
     const auto s = static_cast<std::size_t>(d.self_send), r = static_cast<std::size_t>(d.self_receive);
     d.self = runs_of(send.index.data() + send.offset[s], 0, receive.index.data() + receive.offset[r], 0, send.units(s));
@@ -62,8 +37,7 @@ Side receiving_side(const NodeGraph& g, Direction direction) {
 }
 
 DirectionRuns runs_of_direction(const NodeGraph& g, Direction direction, int me) {
-  const auto& from = direction == Direction::bcast ? g.from_root : g.from_leaf;
-  return runs_between(sending_side(g, direction), receiving_side(g, direction), from, me);
+  return runs_between(sending_side(g, direction), receiving_side(g, direction), me);
 }
 
 }  // namespace gwpetsc

@@ -5,8 +5,6 @@
 
 #include <petscsys.h>
 
-#include <sys/types.h>
-
 #include <algorithm>
 #include <vector>
 
@@ -27,17 +25,10 @@ struct NodeGraph {
   // Where each peer's units start (in units) in my message area: by leaf rank (Bcast) and by root
   // rank (Reduce). My own units are not in it (0 there): they never leave this process.
   std::vector<PetscInt> iarea, rarea;
-  // Where my units start (in units) in each root rank's Bcast message area, and in each leaf rank's
-  // Reduce message area.
-  std::vector<PetscInt> at_root, at_leaf;
-  // The sender's indices of the units I receive, in my order (for cross-memory reads): from each
-  // root rank (Bcast, laid out as rmine) and from each leaf rank (Reduce, laid out as irootloc).
-  std::vector<PetscInt> from_root, from_leaf;
   // Units my root and leaf arrays span (whether an operation's arrays overlap).
   PetscInt root_extent = 0, leaf_extent = 0;
-  // How messages go, and every rank's pid (empty under Transfer::segment).
-  Transfer transfer = Transfer::segment;
-  std::vector<pid_t> pids;
+  // The transfer forced (-sf_ghostwire_transfer), or automatic: the plans' choice.
+  Transfer transfer = Transfer::automatic;
 };
 
 // At most this much of the peers' packed units is prefetched while my own units are combined (a
@@ -51,12 +42,6 @@ struct DirectionRuns {
   std::vector<std::vector<Run>> pack, combine;  // by peer, in the peers' order
   int self_send = -1, self_receive = -1;        // my position among those peers, -1 if absent
   std::vector<Run> self;                        // source index -> target index
-  // Cross-memory attach: runs of my units for each peer I send to (whether a message goes that
-  // way); for each peer I receive from, its array's runs into a packed copy (from = the sender's
-  // index, to = position), and straight into my array (to = my index; empty where my indices
-  // repeat, as MPI_REPLACE must then keep the last in order).
-  std::vector<std::size_t> send_runs;
-  std::vector<std::vector<Run>> remote, direct;
 };
 
 // One side of a direction (the senders' or the receivers' of Bcast or Reduce): the peers, and each

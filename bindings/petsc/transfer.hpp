@@ -7,8 +7,6 @@
 
 #include <petscsys.h>
 
-#include <cstddef>
-
 namespace gwpetsc {
 
 enum class Transfer { automatic = 0, segment = 1, cma = 2 };
@@ -18,10 +16,5 @@ extern const char* const transfer_names[3];
 
 // GHOSTWIRE_PETSC_TRANSFER, or auto when unset; an unknown value is an error naming it.
 PetscErrorCode transfer_from_environment(Transfer* transfer);
-
-// Whether a message of `bytes` in `runs` runs of the sender's array goes by cross-memory attach
-// (`replace`: the op is MPI_REPLACE, so the reader may read straight into place). The sender
-// decides and tells the reader in its notification.
-bool use_cma(Transfer transfer, std::size_t bytes, std::size_t runs, bool replace);
 
 }  // namespace gwpetsc

@@ -4,7 +4,8 @@
 // copy by the kernel, where the sender's memory is not in a Segment (a user's heap array) and so
 // cannot be mapped. send() is a counter store, as in place; the sender's next message (or its next
 // change of the data) waits for the acknowledgement. Taken only where every rank of the plan could
-// read its node peers at commit, and only when GHOSTWIRE_INTRA_PATH=cross-memory names it: on
+// read its node peers at commit, and only when GHOSTWIRE_INTRA_PATH or Plan::intra_path names it
+// (the PetscSF type does, where one copy pays for its messages): on
 // private grid arrays (gw-bench halo --impl gw-private, 2 ranks) it measured slower than staging
 // from 16 KiB to 288 KiB messages (each read is a system call that pins the pages it touches, and
 // the sender waits for it), so the automatic choice stages (docs/internals/plans.md).
