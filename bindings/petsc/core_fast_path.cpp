@@ -392,9 +392,21 @@ PetscErrorCode CoreFastPath::begin(Direction direction, MPI_Datatype unit, Petsc
   PetscFunctionReturn(0);
 }
 
+// The in-flight operation an End with these arguments ends: the oldest Begun that matches (PETSc
+// may have several with the same arguments in flight), or null.
+CoreLink* CoreFastPath::oldest_in_flight(Direction direction, MPI_Datatype unit, const void* rootdata,
+                                         const void* leafdata) const {
+  CoreLink* found = nullptr;
+  for (const auto& link : links_)
+    if (link->in_use && link->direction == direction && link->unit == unit && link->rootdata == rootdata &&
+        link->leafdata == leafdata && (!found || link->begun < found->begun))
+      found = link.get();
+  return found;
+}
+
 PetscErrorCode CoreFastPath::end(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata,
                                  MPI_Op op, PetscBool* taken) {
-  CoreLink* found = oldest_in_flight(links_, direction, unit, rootdata, leafdata);
+  CoreLink* found = oldest_in_flight(direction, unit, rootdata, leafdata);
   PetscFunctionBegin;
   *taken = found ? PETSC_TRUE : PETSC_FALSE;
   if (!found) PetscFunctionReturn(0);

@@ -85,6 +85,7 @@ class CoreFastPath final : public FastPath {
 
  private:
   CoreLink& acquire(Direction direction, std::size_t unit_bytes, bool into_place);
+  CoreLink* oldest_in_flight(Direction direction, MPI_Datatype unit, const void* rootdata, const void* leafdata) const;
   std::unique_ptr<CoreLink> make_link(Direction direction, std::size_t unit_bytes, bool into_place) const;
   void make_plan(CoreLink& link, CorePlan& made) const;
   void add_receives(CoreLink& link, CorePlan& made) const;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What both node protocols of the fast path share around their messages: the edges between nodes,
+// Around the fast path's messages between node peers: the edges between nodes,
 // which go through `remote`, a basic SF of only those edges (Begin before the node peers' messages
 // leave, End after their units are combined; leaves of the two SFs are distinct, a root may be
 // combined from both, node peers first), and whether an operation writes where it reads.
@@ -22,18 +22,5 @@ PetscErrorCode remote_end(PetscSF remote, Direction direction, MPI_Datatype unit
 
 // Whether the root and leaf arrays of an operation overlap (units of `unit_bytes`).
 bool arrays_overlap(const NodeGraph& g, const void* rootdata, const void* leafdata, std::size_t unit_bytes);
-
-// The in-flight operation an End with these arguments ends: the oldest Begun that matches (PETSc
-// may have several with the same arguments in flight), or null.
-template <class Links>
-auto oldest_in_flight(const Links& links, Direction direction, MPI_Datatype unit, const void* rootdata,
-                      const void* leafdata) -> decltype(links.front().get()) {
-  decltype(links.front().get()) found = nullptr;
-  for (const auto& link : links)
-    if (link->in_use && link->direction == direction && link->unit == unit && link->rootdata == rootdata &&
-        link->leafdata == leafdata && (!found || link->begun < found->begun))
-      found = link.get();
-  return found;
-}
 
 }  // namespace gwpetsc

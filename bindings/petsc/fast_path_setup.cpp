@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The fast path of an SF: its node-local graph, and an SF of its own for the edges between nodes.
+// Setting an SF's fast path up: its node-local graph, an SF of its own for the edges between nodes,
+// and the fast path on the halo core (core_fast_path.hpp); freeing it.
 #include "fast_path.hpp"
 
 #include <ghostwire/error.hpp>
