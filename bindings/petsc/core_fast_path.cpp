@@ -38,17 +38,20 @@ std::size_t runs_in(const Side& side, std::size_t p) {
   return runs;
 }
 
-// When one copy by the kernel pays (measured with gw-petsc-sf-bench -run, docs/petsc.md "One copy
-// or two"): a read is a system call that pins the pages of every run, so the message must be at
-// least 16 KiB in runs of 4 KiB on average; a message combined after it is read (not received into
-// place) loses to staging's two copies on two cores above 1 MiB.
+// When one copy by the kernel pays (gw-petsc-sf-bench -run on the 2-vCPU VM, docs/petsc.md "One
+// copy or two"): a read is a system call that pins the pages of every run (one iovec each), so the
+// message must be 16 KiB or more in runs of 4 KiB on average; where ranks share cores the reader's
+// call waits for its core, and one copy pays from 128 KiB, into place only. A message combined
+// after it is read loses to staging's two copies on two cores above 1 MiB.
 constexpr std::size_t read_min_bytes = 16 * 1024;
+constexpr std::size_t read_min_bytes_cores_shared = 128 * 1024;
 constexpr std::size_t read_min_run_bytes = 4 * 1024;
 constexpr std::size_t read_max_combined_bytes = 1024 * 1024;
 
-bool read_pays(std::size_t bytes, std::size_t runs, bool into_place) {
-  return bytes >= read_min_bytes && bytes >= read_min_run_bytes * runs &&
-         (into_place || bytes <= read_max_combined_bytes);
+bool read_pays(std::size_t bytes, std::size_t runs, bool into_place, bool cores_shared) {
+  if (bytes < (cores_shared ? read_min_bytes_cores_shared : read_min_bytes) || bytes < read_min_run_bytes * runs)
+    return false;
+  return into_place || (!cores_shared && bytes <= read_max_combined_bytes);
 }
 
 // Peer p's units, from where a plan left them laid out as my array (`from`), into my array.
@@ -89,7 +92,8 @@ const char* CoreFastPath::forced_path(const CoreLink& link) const {
   bool any = false;
   for (std::size_t p = 0; p < send.peers.size(); ++p) {
     if (send.peers[p] == world_.rank() || send.units(p) == 0) continue;
-    if (!read_pays(static_cast<std::size_t>(send.units(p)) * link.unit_bytes, runs_in(send, p), link.into_place))
+    if (!read_pays(static_cast<std::size_t>(send.units(p)) * link.unit_bytes, runs_in(send, p), link.into_place,
+                   world_.oversubscribed()))
       return nullptr;
     any = true;
   }
@@ -107,9 +111,8 @@ void CoreFastPath::make_plan(CoreLink& link, CorePlan& made) const {
   made.plan = std::make_unique<ghostwire::Plan>(world_, neighbours_, 1);
   if (const char* path = forced_path(link)) made.plan->intra_path(path);
   const PetscInt extent = link.direction == Direction::bcast ? graph_.root_extent : graph_.leaf_extent;
-  made.placeholder.resize(static_cast<std::size_t>(std::max<PetscInt>(extent, 1)) * unit_bytes);
-  made.source = made.plan->add_memory(made.placeholder.data(), made.placeholder.size(), unit_bytes);
-  made.bound = made.placeholder.data();
+  made.bound = link.placeholder.reserve(static_cast<std::size_t>(std::max<PetscInt>(extent, 1)) * unit_bytes);
+  made.source = made.plan->add_memory(link.placeholder.data(), link.placeholder.size(), unit_bytes);
   add_receives(link, made);
   for (std::size_t p = 0; p < send.peers.size(); ++p)
     if (send.peers[p] != me)
@@ -129,9 +132,8 @@ void CoreFastPath::add_receives(CoreLink& link, CorePlan& made) const {
   const int me = world_.rank();
   const std::size_t unit_bytes = link.unit_bytes;
   if (link.into_place) {
-    link.scratch.resize(static_cast<std::size_t>(std::max<PetscInt>(graph_.leaf_extent, 1)) * unit_bytes);
+    made.target_bound = link.scratch.reserve(static_cast<std::size_t>(std::max<PetscInt>(graph_.leaf_extent, 1)) * unit_bytes);
     made.target = made.plan->add_memory(link.scratch.data(), link.scratch.size(), unit_bytes);
-    made.target_bound = link.scratch.data();
     for (std::size_t p = 0; p < receive.peers.size(); ++p)
       if (receive.peers[p] != me)
         made.plan->add_receive(0, receive.peers[p], made.target, ghostwire::Layout::indices(indices_of(receive, p)));

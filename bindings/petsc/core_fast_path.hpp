@@ -27,12 +27,28 @@
 
 namespace gwpetsc {
 
+// Memory a plan's region points at until an operation moves it onto the user's array: as large as
+// that array (the region's size), allocated but never written, so its pages are never mapped in
+// (a ring's root array may hold 100 million units, of which a rank sends a few).
+class Untouched {
+ public:
+  std::byte* reserve(std::size_t bytes) {
+    if (!bytes_) bytes_ = std::make_unique_for_overwrite<std::byte[]>(size_ = bytes);
+    return bytes_.get();
+  }
+  std::byte* data() const { return bytes_.get(); }
+  std::size_t size() const { return size_; }
+
+ private:
+  std::unique_ptr<std::byte[]> bytes_;
+  std::size_t size_ = 0;
+};
+
 // One of a link's two plans: operations on the link take them in turn, so that an operation waits
 // only for the readers of the one two before it (as with the staging's own halves for start()).
 struct CorePlan {
   std::unique_ptr<ghostwire::Plan> plan;
   ghostwire::Region source;
-  std::vector<std::byte> placeholder;  // the source region's memory until an operation rebinds it
   const void* bound = nullptr;         // the array the source region points at
   // Into place (CoreLink::into_place): the target region, on the leaf array when it is apart from
   // the root array, else on the link's scratch, and where it points.
@@ -49,9 +65,11 @@ struct CoreLink {
   std::size_t unit_bytes = 0;
   bool into_place = false;  // a Bcast with MPI_REPLACE: messages received into the leaf array
   // Where a plan copies a message it does not hand over in place: `arrivals`, by peer, or into
-  // place the leaf array or `scratch` laid out as it. Shared by the two plans: a link's operations
-  // receive one after another, and the cache keeps one of them.
-  std::vector<std::byte> arrivals, scratch;
+  // place the leaf array or `scratch` laid out as it (and written only there). Shared by the two
+  // plans: a link's operations receive one after another, and the cache keeps one of them. The
+  // source regions point at `placeholder` until an operation rebinds them.
+  std::vector<std::byte> arrivals;
+  Untouched scratch, placeholder;
   CorePlan plans[2];
   std::uint64_t uses = 0;  // operations begun on this link (the same count on every rank)
   int turn = 0;            // the plan of the operation in flight
