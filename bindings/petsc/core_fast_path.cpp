@@ -26,8 +26,31 @@ std::vector<int> node_peers(const NodeGraph& g, int me) {
   return peers;
 }
 
-std::vector<std::size_t> indices_of(const Side& side, std::size_t p) {
-  return std::vector<std::size_t>(side.index.begin() + side.offset[p], side.index.begin() + side.offset[p + 1]);
+// Peer p's units of my array, counted from the first unit of `span`.
+std::vector<std::size_t> indices_of(const Side& side, std::size_t p, const Span& span) {
+  std::vector<std::size_t> indices;
+  indices.reserve(static_cast<std::size_t>(side.units(p)));
+  for (PetscInt k = side.offset[p]; k < side.offset[p + 1]; ++k)
+    indices.push_back(static_cast<std::size_t>(side.index[k] - span.first));
+  return indices;
+}
+
+// The units of my array that the messages to or from my node peers (not myself) touch.
+Span span_of(const Side& side, int me) {
+  PetscInt low = 0, high = -1;
+  for (std::size_t p = 0; p < side.peers.size(); ++p) {
+    if (side.peers[p] == me) continue;
+    for (PetscInt k = side.offset[p]; k < side.offset[p + 1]; ++k) {
+      low = high < low ? side.index[k] : std::min(low, side.index[k]);
+      high = std::max(high, side.index[k]);
+    }
+  }
+  return high < low ? Span{} : Span{low, high - low + 1};
+}
+
+// Where `span` starts in the array at `data`.
+const std::byte* start_of(const void* data, const Span& span, std::size_t unit_bytes) {
+  return static_cast<const std::byte*>(data) + static_cast<std::size_t>(span.first) * unit_bytes;
 }
 
 // Runs of consecutive indices in peer p's units: each is one iovec of a cross-memory read.
@@ -54,12 +77,12 @@ bool read_pays(std::size_t bytes, std::size_t runs, bool into_place, bool cores_
   return into_place || (!cores_shared && bytes <= read_max_combined_bytes);
 }
 
-// Peer p's units, from where a plan left them laid out as my array (`from`), into my array.
-void copy_at(const Side& side, std::size_t p, std::size_t unit_bytes, const std::byte* from, void* to) {
-  for (PetscInt k = side.offset[p]; k < side.offset[p + 1]; ++k) {
-    const auto at = static_cast<std::size_t>(side.index[k]) * unit_bytes;
-    std::memcpy(static_cast<std::byte*>(to) + at, from + at, unit_bytes);
-  }
+// Peer p's units, from where a plan left them laid out as my array's `span` (`from`), into my array.
+void copy_at(const Side& side, std::size_t p, const Span& span, std::size_t unit_bytes, const std::byte* from,
+             void* to) {
+  for (PetscInt k = side.offset[p]; k < side.offset[p + 1]; ++k)
+    std::memcpy(static_cast<std::byte*>(to) + static_cast<std::size_t>(side.index[k]) * unit_bytes,
+                from + static_cast<std::size_t>(side.index[k] - span.first) * unit_bytes, unit_bytes);
 }
 
 }  // namespace
@@ -110,13 +133,12 @@ void CoreFastPath::make_plan(CoreLink& link, CorePlan& made) const {
   const std::size_t unit_bytes = link.unit_bytes;
   made.plan = std::make_unique<ghostwire::Plan>(world_, neighbours_, 1);
   if (const char* path = forced_path(link)) made.plan->intra_path(path);
-  const PetscInt extent = link.direction == Direction::bcast ? graph_.root_extent : graph_.leaf_extent;
-  made.bound = link.placeholder.reserve(static_cast<std::size_t>(std::max<PetscInt>(extent, 1)) * unit_bytes);
+  made.bound = link.placeholder.reserve(static_cast<std::size_t>(std::max<PetscInt>(link.sent.count, 1)) * unit_bytes);
   made.source = made.plan->add_memory(link.placeholder.data(), link.placeholder.size(), unit_bytes);
   add_receives(link, made);
   for (std::size_t p = 0; p < send.peers.size(); ++p)
     if (send.peers[p] != me)
-      made.plan->add_send(0, send.peers[p], made.source, ghostwire::Layout::indices(indices_of(send, p)));
+      made.plan->add_send(0, send.peers[p], made.source, ghostwire::Layout::indices(indices_of(send, p, link.sent)));
   made.plan->commit();
   const Side receive = receiving_side(graph_, link.direction);
   made.send_to.resize(send.peers.size());
@@ -132,11 +154,12 @@ void CoreFastPath::add_receives(CoreLink& link, CorePlan& made) const {
   const int me = world_.rank();
   const std::size_t unit_bytes = link.unit_bytes;
   if (link.into_place) {
-    made.target_bound = link.scratch.reserve(static_cast<std::size_t>(std::max<PetscInt>(graph_.leaf_extent, 1)) * unit_bytes);
+    made.target_bound = link.scratch.reserve(static_cast<std::size_t>(std::max<PetscInt>(link.received.count, 1)) * unit_bytes);
     made.target = made.plan->add_memory(link.scratch.data(), link.scratch.size(), unit_bytes);
     for (std::size_t p = 0; p < receive.peers.size(); ++p)
       if (receive.peers[p] != me)
-        made.plan->add_receive(0, receive.peers[p], made.target, ghostwire::Layout::indices(indices_of(receive, p)));
+        made.plan->add_receive(0, receive.peers[p], made.target,
+                               ghostwire::Layout::indices(indices_of(receive, p, link.received)));
     return;
   }
   PetscInt arriving = 0;
@@ -157,6 +180,8 @@ std::unique_ptr<CoreLink> CoreFastPath::make_link(Direction direction, std::size
   link->direction = direction;
   link->unit_bytes = unit_bytes;
   link->into_place = into_place;
+  link->sent = span_of(sending_side(graph_, direction), world_.rank());
+  if (into_place) link->received = span_of(receiving_side(graph_, direction), world_.rank());
   const Side send = sending_side(graph_, direction);
   link->sends = std::any_of(send.peers.begin(), send.peers.end(), [me = world_.rank()](int peer) { return peer != me; });
   for (CorePlan& plan : link->plans) make_plan(*link, plan);
@@ -222,7 +247,7 @@ void CoreFastPath::send(CoreLink& link) {
                      !arrays_overlap(graph_, link.rootdata, link.leafdata, link.decoded.bytes);
   if (r.self_send >= 0 && r.self_receive >= 0 && !link.direct_self) stage_self(link, data);
   CorePlan& turn = link.plans[link.turn];
-  bind(link, turn, link.sends ? data : turn.bound);
+  bind(link, turn, link.sent.count > 0 ? start_of(data, link.sent, link.unit_bytes) : turn.bound);
   if (!link.sends) return;
   const int me = world_.rank();
   for (std::size_t p = 0; p < side.peers.size(); ++p) {
@@ -234,16 +259,22 @@ void CoreFastPath::send(CoreLink& link) {
   counts_.read += link.read;
 }
 
-// The plan's regions onto this operation's arrays: the source onto `data`; into place, the target
-// onto the leaf array where it is apart from the root array (else onto the scratch), through the
-// scratch so that the two regions never overlap on the way. Every message of the plan is taken
-// before its arrays move (its receives were, at the End two operations ago).
+// The plan's regions onto this operation's arrays: the source onto `data` (the first unit I send);
+// into place, the target onto the leaf array's received units where they are apart from the root
+// units peers read (else onto the scratch), through the scratch so that the two regions never
+// overlap on the way. Every message of the plan is taken before its arrays move (its receives
+// were, at the End two operations ago).
 void CoreFastPath::bind(CoreLink& link, CorePlan& turn, const void* data) {
   const void* target = turn.target_bound;
-  if (link.into_place)  // (no leaf array where nothing arrives)
-    target = !link.leafdata || graph_.leaf_extent == 0 || arrays_overlap(graph_, link.rootdata, link.leafdata, link.decoded.bytes)
-                 ? link.scratch.data()
-                 : link.leafdata;
+  if (link.into_place) {
+    const std::size_t u = link.unit_bytes;
+    const std::byte* leaves = link.leafdata ? start_of(link.leafdata, link.received, u) : nullptr;
+    const auto* roots = static_cast<const std::byte*>(data);
+    const bool apart = link.sent.count == 0 || leaves + static_cast<std::size_t>(link.received.count) * u <= roots ||
+                       roots + static_cast<std::size_t>(link.sent.count) * u <= leaves;
+    turn.target_in_place = leaves && link.received.count > 0 && apart;
+    target = turn.target_in_place ? leaves : link.scratch.data();
+  }
   if (data == turn.bound && target == turn.target_bound) return;
   const Side side = sending_side(graph_, link.direction);
   for (std::size_t p = 0; p < side.peers.size(); ++p)
@@ -318,7 +349,7 @@ void CoreFastPath::take(const CoreLink& link, std::size_t p, void* data, const s
   if (view) return combine_from(link, p, data, view);
   if (!link.into_place) return combine_from(link, p, data, arrival(link, side, p));
   const CorePlan& turn = link.plans[link.turn];
-  if (turn.target_bound != data) copy_at(side, p, link.unit_bytes, link.scratch.data(), data);
+  if (!turn.target_in_place) copy_at(side, p, link.received, link.unit_bytes, link.scratch.data(), data);
 }
 
 // Where peer p's message is copied when it is not read in place.

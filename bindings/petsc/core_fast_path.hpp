@@ -50,20 +50,29 @@ struct CorePlan {
   std::unique_ptr<ghostwire::Plan> plan;
   ghostwire::Region source;
   const void* bound = nullptr;         // the array the source region points at
-  // Into place (CoreLink::into_place): the target region, on the leaf array when it is apart from
-  // the root array, else on the link's scratch, and where it points.
+  // Into place (CoreLink::into_place): the target region, on the leaf array's received units when
+  // they are apart from the root units peers read, else on the link's scratch, and where it points.
   ghostwire::Region target;
   const void* target_bound = nullptr;
+  bool target_in_place = false;
   // The plan's slots found once, by position in the sending (receiving) side's peers; my own
   // position has none.
   std::vector<ghostwire::SendEnd> send_to;
   std::vector<ghostwire::ReceiveEnd> receive_from;
 };
 
+// The units of my array a link's plans touch (first, count): their regions cover only those, since
+// PETSc may hand over an array pointer offset from its allocation (a section's atlas at -pStart),
+// of which only the units the graph names are memory.
+struct Span {
+  PetscInt first = 0, count = 0;
+};
+
 struct CoreLink {
   Direction direction = Direction::bcast;
   std::size_t unit_bytes = 0;
   bool into_place = false;  // a Bcast with MPI_REPLACE: messages received into the leaf array
+  Span sent, received;      // of my source array, sent to peers; of my leaf array, received into place
   // Where a plan copies a message it does not hand over in place: `arrivals`, by peer, or into
   // place the leaf array or `scratch` laid out as it (and written only there). Shared by the two
   // plans: a link's operations receive one after another, and the cache keeps one of them. The
