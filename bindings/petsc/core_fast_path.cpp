@@ -53,14 +53,6 @@ const std::byte* start_of(const void* data, const Span& span, std::size_t unit_b
   return static_cast<const std::byte*>(data) + static_cast<std::size_t>(span.first) * unit_bytes;
 }
 
-// Runs of consecutive indices in peer p's units: each is one iovec of a cross-memory read.
-std::size_t runs_in(const Side& side, std::size_t p) {
-  std::size_t runs = 0;
-  for (PetscInt k = side.offset[p]; k < side.offset[p + 1]; ++k)
-    if (k == side.offset[p] || side.index[k] != side.index[k - 1] + 1) ++runs;
-  return runs;
-}
-
 // When one copy by the kernel pays (gw-petsc-sf-bench -run on the 2-vCPU VM, docs/petsc.md "One
 // copy or two"): a read is a system call that pins the pages of every run (one iovec each), so the
 // message must be 16 KiB or more in runs of 4 KiB on average; where ranks share cores the reader's
@@ -115,8 +107,8 @@ const char* CoreFastPath::forced_path(const CoreLink& link) const {
   bool any = false;
   for (std::size_t p = 0; p < send.peers.size(); ++p) {
     if (send.peers[p] == world_.rank() || send.units(p) == 0) continue;
-    if (!read_pays(static_cast<std::size_t>(send.units(p)) * link.unit_bytes, runs_in(send, p), link.into_place,
-                   world_.oversubscribed()))
+    if (!read_pays(static_cast<std::size_t>(send.units(p)) * link.unit_bytes, runs(link).send_runs[p],
+                   link.into_place, world_.oversubscribed()))
       return nullptr;
     any = true;
   }
@@ -180,9 +172,9 @@ std::unique_ptr<CoreLink> CoreFastPath::make_link(Direction direction, std::size
   link->direction = direction;
   link->unit_bytes = unit_bytes;
   link->into_place = into_place;
-  link->sent = span_of(sending_side(graph_, direction), world_.rank());
-  if (into_place) link->received = span_of(receiving_side(graph_, direction), world_.rank());
   const Side send = sending_side(graph_, direction);
+  link->sent = span_of(send, world_.rank());
+  if (into_place) link->received = span_of(receiving_side(graph_, direction), world_.rank());
   link->sends = std::any_of(send.peers.begin(), send.peers.end(), [me = world_.rank()](int peer) { return peer != me; });
   for (CorePlan& plan : link->plans) make_plan(*link, plan);
   count_paths(*link);
@@ -276,9 +268,7 @@ void CoreFastPath::bind(CoreLink& link, CorePlan& turn, const void* data) {
     target = turn.target_in_place ? leaves : link.scratch.data();
   }
   if (data == turn.bound && target == turn.target_bound) return;
-  const Side side = sending_side(graph_, link.direction);
-  for (std::size_t p = 0; p < side.peers.size(); ++p)
-    if (side.peers[p] != world_.rank()) turn.send_to[p].wait_send();
+  wait_sends_taken(link);
   if (link.into_place && turn.target_bound != link.scratch.data()) turn.plan->rebind(turn.target, link.scratch.data());
   turn.plan->rebind(turn.source, const_cast<void*>(data));
   if (link.into_place) turn.plan->rebind(turn.target, const_cast<void*>(target));
@@ -314,7 +304,7 @@ void CoreFastPath::receive(CoreLink& link) {
   if (readers_first) {
     for (int peer : side.peers)
       if (peer != me) turn.plan->wait_recv_in_place(0, peer);
-    wait_for_readers(link);
+    wait_sends_taken(link);
   }
   if (link.direct_self && link.read == 0) prefetch_arrivals(link);
   for (std::size_t p = 0; p < side.peers.size(); ++p) {
@@ -331,11 +321,12 @@ void CoreFastPath::receive(CoreLink& link) {
     }
     turn.receive_from[p].read_in_place([&](const std::byte* units) { take(link, p, data, units); });
   }
-  if (link.read > 0 && !readers_first) wait_for_readers(link);
+  if (link.read > 0 && !readers_first) wait_sends_taken(link);
 }
 
-// Every peer that reads my array (cross-memory attach) has read this operation's units.
-void CoreFastPath::wait_for_readers(CoreLink& link) {
+// Every message of the operation's plan is taken by its receiver (copied out, or read from my array
+// by cross-memory attach).
+void CoreFastPath::wait_sends_taken(CoreLink& link) {
   CorePlan& turn = link.plans[link.turn];
   const Side side = sending_side(graph_, link.direction);
   for (std::size_t p = 0; p < side.peers.size(); ++p)

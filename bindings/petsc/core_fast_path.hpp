@@ -124,7 +124,7 @@ class CoreFastPath final : public FastPath {
   }
   void send(CoreLink& link);
   void receive(CoreLink& link);
-  void wait_for_readers(CoreLink& link);
+  void wait_sends_taken(CoreLink& link);
   void prefetch_arrivals(CoreLink& link) const;
   void prefetch_sends(CoreLink& link) const;
   void take(const CoreLink& link, std::size_t p, void* data, const std::byte* view) const;

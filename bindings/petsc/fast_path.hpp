@@ -17,7 +17,7 @@ class FastPath {
   // Collective over the SF's communicator, after the inner SF is set up: *fast is null on a
   // communicator of one rank.
   static PetscErrorCode create(PetscSF sf, std::unique_ptr<FastPath>* fast);
-  // Collective (frees the Segments).
+  // Collective (frees the plans).
   static PetscErrorCode destroy(std::unique_ptr<FastPath>* fast);
 
   virtual ~FastPath() = default;

@@ -146,7 +146,7 @@ PetscErrorCode FastPath::destroy(std::unique_ptr<FastPath>* fast) {
   try {
     fast->reset();
   } catch (const std::exception& e) {
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: freeing the fast path's segments failed: %s", e.what());
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "PetscSF ghostwire: freeing the fast path's plans failed: %s", e.what());
   }
   PetscFunctionReturn(0);
 }

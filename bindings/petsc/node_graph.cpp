@@ -10,6 +10,7 @@ DirectionRuns runs_between(const Side& send, const Side& receive, int me) {
   DirectionRuns d;
   for (std::size_t p = 0; p < send.peers.size(); ++p) {
     auto runs = runs_of(send.index.data() + send.offset[p], 0, nullptr, send.area[p], send.units(p));
+    d.send_runs.push_back(runs.size());
     d.pack.push_back(runs_pay(runs, send.units(p)) ? std::move(runs) : std::vector<Run>{});
   }
   for (std::size_t p = 0; p < receive.peers.size(); ++p) {

@@ -42,6 +42,7 @@ struct DirectionRuns {
   std::vector<std::vector<Run>> pack, combine;  // by peer, in the peers' order
   int self_send = -1, self_receive = -1;        // my position among those peers, -1 if absent
   std::vector<Run> self;                        // source index -> target index
+  std::vector<std::size_t> send_runs;           // runs of my units for each peer I send to (one iovec each)
 };
 
 // One side of a direction (the senders' or the receivers' of Bcast or Reduce): the peers, and each
